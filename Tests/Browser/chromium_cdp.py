@@ -1,6 +1,6 @@
-"""Minimal headless-Chromium driver over the DevTools protocol (CDP) pipe.
 # Adapted from ../shared/oracle/chromium_cdp.py: the project's own copy of the DevTools-pipe driver,
 # shared by the browser conformance harnesses in this folder.
+"""Minimal headless-Chromium driver over the DevTools protocol (CDP) pipe.
 
 Python 3 standard library only: Chromium is started with
 ``--remote-debugging-pipe`` and reads CDP messages from fd 3 and writes
