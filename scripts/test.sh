@@ -23,7 +23,8 @@ step "swift test"
 swift test --skip-build
 
 step "TagflowMarkdown under AddressSanitizer"
-swift test --sanitize=address --scratch-path .build-asan --filter TagflowMarkdownTests
+LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
+    swift test --sanitize=address --scratch-path .build-asan --filter TagflowMarkdownTests
 
 step "format lint"
 scripts/format.sh --lint-only
