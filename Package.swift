@@ -14,6 +14,7 @@ let swiftSettings: [SwiftSetting] = [
 
 var products: [Product] = [
     // -- products --
+    .library(name: "TagflowLayout", targets: ["TagflowLayout"]),
 ]
 
 var dependencies: [Package.Dependency] = [
@@ -23,6 +24,15 @@ var dependencies: [Package.Dependency] = [
 
 var targets: [Target] = [
     // -- targets --
+    .target(name: "TagflowLayout", swiftSettings: swiftSettings),
+    .testTarget(
+        name: "TagflowLayoutTests",
+        dependencies: [
+            "TagflowLayout",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ],
+        swiftSettings: swiftSettings
+    ),
 ]
 
 let package = Package(
