@@ -20,6 +20,7 @@ var products: [Product] = [
 var dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     // -- dependencies --
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
 ]
 
 var targets: [Target] = [
@@ -30,6 +31,22 @@ var targets: [Target] = [
         dependencies: [
             "TagflowLayout",
             .product(name: "PropertyBased", package: "swift-property-based"),
+        ],
+        swiftSettings: swiftSettings
+    ),
+    .target(
+        name: "TagflowCommands",
+        dependencies: [
+            "TagflowLayout",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(
+        name: "TagflowCommandsTests",
+        dependencies: [
+            "TagflowCommands",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: swiftSettings
     ),
