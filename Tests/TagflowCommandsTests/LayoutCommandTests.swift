@@ -114,7 +114,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: url) }
         let command = try LayoutCommand.parse([url.path])
         try await command.run()
-        await #expect(throws: LayoutInputError.self) {
+        await #expect(throws: ExitCode.failure) {
             try await LayoutCommand.parse([url.path + ".missing"]).run()
         }
     }

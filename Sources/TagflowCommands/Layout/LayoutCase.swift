@@ -201,7 +201,7 @@ enum LayoutJSON {
     static func run(_ data: Data, source: String, pretty: Bool = false) throws -> Data {
         let decoder = JSONDecoder()
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         let isBatch: Bool
         do {
             isBatch = try decoder.decode(Shape.self, from: data).isBatch

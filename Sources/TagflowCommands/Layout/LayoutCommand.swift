@@ -37,13 +37,22 @@ struct LayoutCommand: AsyncParsableCommand {
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: input))
             } catch {
-                throw LayoutInputError(source: input, path: "", message: "cannot read the file (\(error.localizedDescription))")
+                let failure = LayoutInputError(source: input, path: "", message: "cannot read the file (\(error.localizedDescription))")
+                FileHandle.standardError.write(Data("\(failure)\n".utf8))
+                throw ExitCode.failure
             }
         } else {
             source = "<stdin>"
             data = FileHandle.standardInput.readDataToEndOfFile()
         }
-        var output = try LayoutJSON.run(data, source: source, pretty: pretty)
+        var output: Data
+        do {
+            output = try LayoutJSON.run(data, source: source, pretty: pretty)
+        } catch let error as LayoutInputError {
+            // Compiler-style, without ArgumentParser's "Error: " in front of our own "error:".
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode.failure
+        }
         output.append(0x0A)
         FileHandle.standardOutput.write(output)
     }
