@@ -52,6 +52,26 @@ var targets: [Target] = [
     ),
 ]
 
+// Benchmarks (ordo-one/package-benchmark) only when asked for, so a normal build never fetches them:
+//   ENABLE_TAGFLOW_BENCHMARKS=1 swift package benchmark --target TagflowBenchmarks
+if ProcessInfo.processInfo.environment["ENABLE_TAGFLOW_BENCHMARKS"] != nil {
+    dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"])
+    )
+    targets.append(
+        .executableTarget(
+            name: "TagflowBenchmarks",
+            dependencies: [
+                "TagflowLayout",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/TagflowBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    )
+}
+
 let package = Package(
     name: "tagflow",
     platforms: [.macOS(.v15)],

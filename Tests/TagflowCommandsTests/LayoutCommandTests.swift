@@ -33,7 +33,8 @@ import Testing
         #expect(output["rows"] as? Int == 2)
         #expect(output["hidden"] as? Int == 0)
         let items = try #require(output["items"] as? [[String: Double]])
-        #expect(items == [["x": 0, "y": 0, "width": 56.25, "height": 28], ["x": 0, "y": 32, "width": 40, "height": 20]])
+        #expect(
+            items == [["x": 0, "y": 0, "width": 56.25, "height": 28], ["x": 0, "y": 32, "width": 40, "height": 20]])
     }
 
     @Test func lengthsAreTruncatedToTheUnit() throws {
@@ -56,7 +57,8 @@ import Testing
     }
 
     @Test func noWidthMeansOneRow() throws {
-        let output = try layout(#"{"column_gap": 1, "items": [{"width": 30, "height": 1}, {"width": 30, "height": 1}]}"#)
+        let output = try layout(
+            #"{"column_gap": 1, "items": [{"width": 30, "height": 1}, {"width": 30, "height": 1}]}"#)
         #expect(output["width"] as? Double == 61)
         #expect(output["rows"] as? Int == 1)
     }
@@ -109,7 +111,8 @@ import Testing
     }
 
     @Test func commandReadsAFile() async throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tagflow-layout-\(UUID().uuidString).json")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tagflow-layout-\(UUID().uuidString).json")
         try Data(#"{"items": [{"width": 1, "height": 2}]}"#.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let command = try LayoutCommand.parse([url.path])

@@ -22,8 +22,9 @@ func item(_ width: Int, _ height: Int, baseline: Int? = nil) -> FlowItem {
     FlowItem(size: LayoutSize(pixelWidth: width, height: height), firstBaseline: baseline.map(px))
 }
 
-/// The rows a greedy flow must make, computed the obvious way: a reference independent of the
-/// engine's loops. Each row is a range of item indices.
+/// The rows a greedy flow must make, computed the obvious way.
+///
+/// A reference independent of the engine's loops. Each row is a range of item indices.
 func referenceRows(_ items: [FlowItem], width: LayoutUnit?, gap: LayoutUnit, lineLimit: Int?) -> [Range<Int>] {
     var rows: [Range<Int>] = []
     var start = 0
@@ -41,8 +42,9 @@ func referenceRows(_ items: [FlowItem], width: LayoutUnit?, gap: LayoutUnit, lin
     return rows
 }
 
-/// Checks every invariant of a flow layout and returns its result. Every layout test calls it,
-/// as swift-algorithms' tests call their `IndexValidator`.
+/// Checks every invariant of a flow layout and returns its result.
+///
+/// Every layout test calls it, as swift-algorithms' tests call their `IndexValidator`.
 ///
 /// Invariants: the same result twice; placed items are a prefix and the rest are counted hidden;
 /// rows are the greedy ones (each row fits unless it is one oversized item, and the first item
@@ -76,9 +78,10 @@ func validateFlow(
     #expect(result.hiddenCount == items.count - placed, "hidden count", sourceLocation: sourceLocation)
     guard result.frames.count == placed else { return result }
 
-    let containerWidth = width ?? rows.first.map { row in
-        row.reduce(LayoutUnit.zero) { $0 + items[$1].size.width } + flow.horizontalSpacing * (row.count - 1)
-    } ?? .zero
+    let containerWidth =
+        width ?? rows.first.map { row in
+            row.reduce(LayoutUnit.zero) { $0 + items[$1].size.width } + flow.horizontalSpacing * (row.count - 1)
+        } ?? .zero
     #expect(result.size.width == containerWidth, "container width", sourceLocation: sourceLocation)
 
     var previousBottom: LayoutUnit?
@@ -102,7 +105,8 @@ func validateFlow(
         let top = row.map { result.frames[$0].minY }.min() ?? .zero
         let bottom = row.map { result.frames[$0].maxY }.max() ?? .zero
         if let previousBottom {
-            #expect(top >= previousBottom + flow.verticalSpacing, "row \(rowIndex) below", sourceLocation: sourceLocation)
+            #expect(
+                top >= previousBottom + flow.verticalSpacing, "row \(rowIndex) below", sourceLocation: sourceLocation)
         } else {
             #expect(top >= .zero, "first row at the top", sourceLocation: sourceLocation)
         }
@@ -147,7 +151,9 @@ func validateFlow(
     if result.frames.count <= 60 {
         for a in result.frames.indices {
             for b in result.frames.indices where a < b {
-                #expect(!result.frames[a].intersects(result.frames[b]), "\(a) and \(b) overlap", sourceLocation: sourceLocation)
+                #expect(
+                    !result.frames[a].intersects(result.frames[b]), "\(a) and \(b) overlap",
+                    sourceLocation: sourceLocation)
             }
         }
     }

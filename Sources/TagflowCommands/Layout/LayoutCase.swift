@@ -149,7 +149,8 @@ extension LayoutCase {
             if let value = item.baseline {
                 baseline = try length(value, "items[\(index)].baseline")
                 guard value <= item.height else {
-                    throw fail("items[\(index)].baseline", "must not be below the item's bottom (\(value) > \(item.height))")
+                    throw fail(
+                        "items[\(index)].baseline", "must not be below the item's bottom (\(value) > \(item.height))")
                 }
             }
             items.append(FlowItem(size: size, firstBaseline: baseline))
@@ -158,8 +159,9 @@ extension LayoutCase {
     }
 }
 
-/// One output case of `tagflow layout`: the container size and each placed box, in CSS px,
-/// relative to the container's top-left corner. All values are exact multiples of 1/64.
+/// One output case of `tagflow layout`: the container size and each placed box.
+///
+/// Values are in CSS px, relative to the container's top-left corner, exact multiples of 1/64.
 struct LayoutCaseOutput: Encodable, Sendable {
     struct Frame: Encodable, Sendable {
         var x: Double
@@ -201,7 +203,8 @@ enum LayoutJSON {
     static func run(_ data: Data, source: String, pretty: Bool = false) throws -> Data {
         let decoder = JSONDecoder()
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         let isBatch: Bool
         do {
             isBatch = try decoder.decode(Shape.self, from: data).isBatch

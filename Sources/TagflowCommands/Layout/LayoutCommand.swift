@@ -37,7 +37,8 @@ struct LayoutCommand: AsyncParsableCommand {
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: input))
             } catch {
-                let failure = LayoutInputError(source: input, path: "", message: "cannot read the file (\(error.localizedDescription))")
+                let failure = LayoutInputError(
+                    source: input, path: "", message: "cannot read the file (\(error.localizedDescription))")
                 FileHandle.standardError.write(Data("\(failure)\n".utf8))
                 throw ExitCode.failure
             }

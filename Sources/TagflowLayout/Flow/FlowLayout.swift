@@ -64,8 +64,10 @@ public struct FlowLayout: Hashable, Sendable {
     public var alignment: Alignment
     /// Whether rows fill from the left or from the right.
     public var direction: LayoutDirection
-    /// The most rows to make, or `nil` for no limit. The items that do not fit are not placed;
-    /// ``FlowLayoutResult/hiddenCount`` says how many there were.
+    /// The most rows to make, or `nil` for no limit.
+    ///
+    /// The items that do not fit are not placed; ``FlowLayoutResult/hiddenCount`` says how many
+    /// there were.
     public var lineLimit: Int? {
         didSet { lineLimit = lineLimit.map { Swift.max(0, $0) } }
     }
@@ -206,8 +208,9 @@ public struct FlowLayoutResult: Hashable, Sendable {
     /// The container's size: the proposed width (or, with none, the width of the single row) and
     /// the height of the rows and the spacing between them.
     public var size: LayoutSize
-    /// The frames of the items that were placed, in item order, relative to the container's
-    /// top-left corner. Items past the line limit have none.
+    /// The frames of the items that were placed, in item order.
+    ///
+    /// Frames are relative to the container's top-left corner. Items past the line limit have none.
     public var frames: [LayoutRect]
     /// The number of rows made.
     public var rowCount: Int

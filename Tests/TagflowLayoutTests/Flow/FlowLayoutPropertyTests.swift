@@ -8,14 +8,16 @@ import Testing
 @Suite struct FlowLayoutPropertyTests {
     /// Items up to 200 px wide and 60 px tall in raw units, so widths are often fractional; a
     /// quarter of them have a baseline somewhere in their height.
-    static let items = zip(Gen.int(in: 0...12_800), Gen.int(in: 0...3_840), Gen.int(in: 0...100).optional(valueRate: 0.25))
-        .map { values in
-            FlowItem(
-                size: LayoutSize(width: units(values.0), height: units(values.1)),
-                firstBaseline: values.2.map { units(values.1 * $0 / 100) }
-            )
-        }
-        .array(of: 0...40)
+    static let items = zip(
+        Gen.int(in: 0...12_800), Gen.int(in: 0...3_840), Gen.int(in: 0...100).optional(valueRate: 0.25)
+    )
+    .map { values in
+        FlowItem(
+            size: LayoutSize(width: units(values.0), height: units(values.1)),
+            firstBaseline: values.2.map { units(values.1 * $0 / 100) }
+        )
+    }
+    .array(of: 0...40)
 
     static let flows = zip(
         zip(Gen.int(in: 0...1_280), Gen.int(in: 0...1_280)),
@@ -35,7 +37,8 @@ import Testing
     }
 
     @Test func randomLayoutsKeepEveryInvariant() async {
-        await propertyCheck(count: 300, input: Self.flows, Self.items, Gen.int(in: 0...40_000).optional(valueRate: 0.9)) {
+        await propertyCheck(count: 300, input: Self.flows, Self.items, Gen.int(in: 0...40_000).optional(valueRate: 0.9))
+        {
             flow, items, width in
             validateFlow(flow, items, width: width.map(units))
         }
@@ -79,7 +82,9 @@ import Testing
                 #expect(result.frames.allSatisfy { !$0.intersects(indicatorFrame) })
                 #expect(indicatorFrame.width == units(1_000 + 300 * String(result.hiddenCount).count))
                 // Greedy: one more visible item, with the indicator for one fewer, would not fit.
-                #expect(validateFlow(limited, Array(items.prefix(result.frames.count)), width: units(width)).hiddenCount == 0)
+                #expect(
+                    validateFlow(limited, Array(items.prefix(result.frames.count)), width: units(width)).hiddenCount
+                        == 0)
                 if result.frames.count < all.frames.count {
                     let retry = limited.layout(
                         Array(items.prefix(result.frames.count + 1)) + [indicator(result.hiddenCount - 1)],

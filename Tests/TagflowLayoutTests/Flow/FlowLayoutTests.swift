@@ -2,12 +2,17 @@ import Testing
 
 @testable import TagflowLayout
 
-/// Examples with known answers. Numbers marked "Chromium" were read from headless Chromium
-/// (`display:flex; flex-wrap:wrap`, boxes of the same sizes) and are in 1/64 px.
+/// Examples with known answers.
+///
+/// Numbers marked "Chromium" were read from headless Chromium (`display:flex; flex-wrap:wrap`,
+/// boxes of the same sizes) and are in 1/64 px.
 @Suite struct FlowLayoutTests {
     @Test func emptyInputMakesNoRows() {
         let result = validateFlow(FlowLayout(spacing: px(8)), [], width: px(300))
-        #expect(result == FlowLayoutResult(size: LayoutSize(width: px(300), height: .zero), frames: [], rowCount: 0, hiddenCount: 0))
+        #expect(
+            result
+                == FlowLayoutResult(
+                    size: LayoutSize(width: px(300), height: .zero), frames: [], rowCount: 0, hiddenCount: 0))
     }
 
     @Test func oneItemStartsAtTheLeadingEdge() {
@@ -19,9 +24,10 @@ import Testing
     @Test func rowsWrapWhenTheNextItemDoesNotFit() {
         let flow = FlowLayout(horizontalSpacing: px(8), verticalSpacing: px(4))
         let result = validateFlow(flow, [item(60, 20), item(60, 30), item(60, 20)], width: px(140))
-        #expect(result.frames.map(\.origin) == [
-            LayoutPoint(x: .zero, y: .zero), LayoutPoint(x: px(68), y: .zero), LayoutPoint(x: .zero, y: px(34)),
-        ])
+        #expect(
+            result.frames.map(\.origin) == [
+                LayoutPoint(x: .zero, y: .zero), LayoutPoint(x: px(68), y: .zero), LayoutPoint(x: .zero, y: px(34)),
+            ])
         #expect(result.rowCount == 2)
         #expect(result.size == LayoutSize(pixelWidth: 140, height: 54))
     }
@@ -44,7 +50,8 @@ import Testing
     }
 
     @Test func oversizedItemGetsARowOfItsOwn() {
-        let result = validateFlow(FlowLayout(spacing: px(8)), [item(20, 10), item(400, 10), item(20, 10)], width: px(100))
+        let result = validateFlow(
+            FlowLayout(spacing: px(8)), [item(20, 10), item(400, 10), item(20, 10)], width: px(100))
         #expect(result.rowCount == 3)
         #expect(result.frames[1] == LayoutRect(x: .zero, y: px(18), width: px(400), height: px(10)))
     }
@@ -57,7 +64,8 @@ import Testing
         (.spaceBetween, .leftToRight, 0), (.start, .rightToLeft, -192), (.center, .rightToLeft, -96),
         (.end, .rightToLeft, 0),
     ])
-    func oversizedItemOverflowsLikeChromium(justification: FlowLayout.Justification, direction: LayoutDirection, x: Int) {
+    func oversizedItemOverflowsLikeChromium(justification: FlowLayout.Justification, direction: LayoutDirection, x: Int)
+    {
         let flow = FlowLayout(justification: justification, direction: direction)
         let result = validateFlow(flow, [item(13, 1)], width: px(10))
         #expect(result.frames[0].minX == units(x))
@@ -77,7 +85,8 @@ import Testing
         let flow = FlowLayout(justification: justification)
         let result = validateFlow(flow, Array(repeating: item(1, 1), count: 4), width: units(width))
         #expect(result.frames.map(\.minX.rawValue) == xs)
-        let mirrored = validateFlow(flow.withDirection(.rightToLeft), Array(repeating: item(1, 1), count: 4), width: units(width))
+        let mirrored = validateFlow(
+            flow.withDirection(.rightToLeft), Array(repeating: item(1, 1), count: 4), width: units(width))
         #expect(mirrored.frames.map(\.minX.rawValue) == xs.map { width - $0 - 64 })
     }
 
@@ -101,7 +110,8 @@ import Testing
 
     /// Chromium: stretch makes every item as tall as the row; center truncates toward the top.
     @Test func stretchAndCenterAlignment() {
-        let stretched = validateFlow(FlowLayout(alignment: .stretch), [item(3, 5), item(3, 8), item(3, 4)], width: px(10))
+        let stretched = validateFlow(
+            FlowLayout(alignment: .stretch), [item(3, 5), item(3, 8), item(3, 4)], width: px(10))
         #expect(stretched.frames.map(\.height) == [px(8), px(8), px(8)])
         let items = [FlowItem(size: LayoutSize(width: px(3), height: units(321))), item(3, 8), item(3, 4)]
         let centered = validateFlow(FlowLayout(alignment: .center), items, width: px(10))
@@ -174,8 +184,12 @@ import Testing
     }
 
     @Test func hiddenSubviewsGetEmptyFramesAtTheOrigin() {
-        let subviews = [FakeSubview(size: LayoutSize(pixelWidth: 60, height: 10)), FakeSubview(size: LayoutSize(pixelWidth: 60, height: 10))]
-        let placement = FlowLayout(lineLimit: 1).place(subviews, proposal: ProposedSize(width: px(100), height: nil), at: LayoutPoint(x: px(7), y: px(9)))
+        let subviews = [
+            FakeSubview(size: LayoutSize(pixelWidth: 60, height: 10)),
+            FakeSubview(size: LayoutSize(pixelWidth: 60, height: 10)),
+        ]
+        let placement = FlowLayout(lineLimit: 1).place(
+            subviews, proposal: ProposedSize(width: px(100), height: nil), at: LayoutPoint(x: px(7), y: px(9)))
         #expect(placement.frames[1] == LayoutRect(x: px(7), y: px(9), width: .zero, height: .zero))
     }
 
@@ -186,6 +200,39 @@ import Testing
             .withAlignment(.center)
             .withDirection(.rightToLeft)
             .withLineLimit(-3)
-        #expect(flow == FlowLayout(horizontalSpacing: px(1), verticalSpacing: px(2), justification: .end, alignment: .center, direction: .rightToLeft, lineLimit: 0))
+        #expect(
+            flow
+                == FlowLayout(
+                    horizontalSpacing: px(1), verticalSpacing: px(2), justification: .end, alignment: .center,
+                    direction: .rightToLeft, lineLimit: 0))
+    }
+
+    /// The examples in the documentation say what the code does.
+    @Test func documentationExamples() {
+        let flow = FlowLayout(spacing: px(8), justification: .center, lineLimit: 2)
+        let chips = [56.25, 80, 40, 120].map {
+            FlowItem(size: LayoutSize(width: LayoutUnit(cssPixels: $0), height: px(28)))
+        }
+        let result = validateFlow(flow, chips, width: px(200))
+        #expect(
+            result.frames.map(\.description) == [
+                "(3.875px, 0px) 56.25px×28px", "(68.125px, 0px) 80px×28px",
+                "(156.125px, 0px) 40px×28px", "(40px, 36px) 120px×28px",
+            ])
+        #expect(result.size == LayoutSize(pixelWidth: 200, height: 64))
+
+        let centered = FlowLayout(spacing: px(8), justification: .center)
+            .layout(sizes: [56, 80, 40, 120].map { LayoutSize(pixelWidth: $0, height: 28) }, in: px(200))
+        #expect(
+            centered.frames.map(\.origin.description) == ["(4px, 0px)", "(68px, 0px)", "(156px, 0px)", "(40px, 36px)"])
+
+        let two = FlowLayout(spacing: px(8)).layout(
+            sizes: [LayoutSize(pixelWidth: 60, height: 20), LayoutSize(pixelWidth: 60, height: 20)], in: px(100))
+        #expect(two.frames.map(\.origin.description) == ["(0px, 0px)", "(0px, 28px)"])
+        #expect(two.size.description == "100px×48px")
+
+        let subviews = [56, 80, 40].map { FixedSizeSubview(LayoutSize(pixelWidth: $0, height: 28)) }
+        let placement = FlowLayout(spacing: px(8)).place(subviews, proposal: ProposedSize(width: px(150), height: nil))
+        #expect(placement.frames.map(\.origin.description) == ["(0px, 0px)", "(64px, 0px)", "(0px, 36px)"])
     }
 }

@@ -42,9 +42,13 @@ import Testing
     @Test func geometryHelpers() {
         let rect = LayoutRect(x: px(1), y: px(2), width: px(3), height: px(4))
         #expect(rect.maxX == px(4) && rect.maxY == px(6))
-        #expect(!rect.intersects(LayoutRect(x: px(4), y: px(2), width: px(1), height: px(1))), "touching is not overlapping")
+        #expect(
+            !rect.intersects(LayoutRect(x: px(4), y: px(2), width: px(1), height: px(1))), "touching is not overlapping"
+        )
         #expect(rect.intersects(LayoutRect(x: px(3), y: px(5), width: px(1), height: px(1))))
-        #expect(ProposedSize(width: px(300), height: nil).replacingUnspecifiedDimensions() == LayoutSize(pixelWidth: 300, height: 10))
+        #expect(
+            ProposedSize(width: px(300), height: nil).replacingUnspecifiedDimensions()
+                == LayoutSize(pixelWidth: 300, height: 10))
         #expect(ProposedSize(LayoutSize(pixelWidth: 1, height: 2)) == ProposedSize(width: px(1), height: px(2)))
         #expect(rect.description == "(1px, 2px) 3px×4px")
     }

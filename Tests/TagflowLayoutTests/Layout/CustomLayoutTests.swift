@@ -143,12 +143,17 @@ import Testing
     }
 
     @Test func equalWidthHStack() {
-        let subviews = [FakeSubview(size: LayoutSize(pixelWidth: 30, height: 10)), FakeSubview(size: LayoutSize(pixelWidth: 50, height: 20))]
-        let placement = EqualWidthHStack(spacing: px(4)).place(subviews, proposal: .unspecified, at: LayoutPoint(x: px(1), y: px(1)))
+        let subviews = [
+            FakeSubview(size: LayoutSize(pixelWidth: 30, height: 10)),
+            FakeSubview(size: LayoutSize(pixelWidth: 50, height: 20)),
+        ]
+        let placement = EqualWidthHStack(spacing: px(4)).place(
+            subviews, proposal: .unspecified, at: LayoutPoint(x: px(1), y: px(1)))
         #expect(placement.size == LayoutSize(pixelWidth: 104, height: 20))
-        #expect(placement.frames == [
-            LayoutRect(x: px(1), y: px(1), width: px(50), height: px(20)),
-            LayoutRect(x: px(55), y: px(1), width: px(50), height: px(20)),
-        ])
+        #expect(
+            placement.frames == [
+                LayoutRect(x: px(1), y: px(1), width: px(50), height: px(20)),
+                LayoutRect(x: px(55), y: px(1), width: px(50), height: px(20)),
+            ])
     }
 }
