@@ -28,8 +28,7 @@ func layoutBenchmarks() {
         Benchmark(
             "FlowLayout start \(count) items",
             configuration: .init(metrics: metrics, scalingFactor: scaling, maxDuration: .seconds(2))
-        ) { benchmark in
-            guard let sizes = benchmark.setupState as? [LayoutSize] else { return }
+        ) { benchmark, sizes in
             for _ in benchmark.scaledIterations {
                 blackHole(flow.layout(sizes: sizes, in: width))
             }
@@ -41,8 +40,7 @@ func layoutBenchmarks() {
     Benchmark(
         "FlowLayout space-evenly baseline rtl 10000 items",
         configuration: .init(metrics: metrics, maxDuration: .seconds(2))
-    ) { benchmark in
-        guard let items = benchmark.setupState as? [FlowItem] else { return }
+    ) { benchmark, items in
         let fancy = FlowLayout(
             spacing: LayoutUnit(pixels: 8),
             justification: .spaceEvenly,
@@ -59,8 +57,7 @@ func layoutBenchmarks() {
     Benchmark(
         "FlowLayout 500 chips, 3 lines, +N more",
         configuration: .init(metrics: metrics, scalingFactor: .kilo, maxDuration: .seconds(2))
-    ) { benchmark in
-        guard let items = benchmark.setupState as? [FlowItem] else { return }
+    ) { benchmark, items in
         let limited = flow.withLineLimit(3)
         for _ in benchmark.scaledIterations {
             blackHole(
@@ -78,8 +75,7 @@ func layoutBenchmarks() {
     Benchmark(
         "Layout protocol place 10000 subviews",
         configuration: .init(metrics: metrics, maxDuration: .seconds(2))
-    ) { benchmark in
-        guard let subviews = benchmark.setupState as? [FixedSizeSubview] else { return }
+    ) { benchmark, subviews in
         let proposal = ProposedSize(width: width, height: nil)
         for _ in benchmark.scaledIterations {
             blackHole(flow.place(subviews, proposal: proposal))

@@ -15,10 +15,12 @@ extension FlowLayout: Layout {
     /// - Complexity: O(*n*) calls to the subviews.
     public func makeCache(subviews: [some LayoutSubview]) -> Cache {
         var widest = LayoutUnit.zero
-        let items = subviews.map { subview in
-            let size = subview.sizeThatFits(.unspecified)
+        var items: [FlowItem] = []
+        items.reserveCapacity(subviews.count)
+        for index in subviews.indices {
+            let size = subviews[index].sizeThatFits(.unspecified)
             widest = Swift.max(widest, size.width)
-            return FlowItem(size: size, firstBaseline: subview.firstBaseline(for: .unspecified))
+            items.append(FlowItem(size: size, firstBaseline: subviews[index].firstBaseline(for: .unspecified)))
         }
         return Cache(idealItems: items, widestIdealWidth: widest)
     }
@@ -62,8 +64,9 @@ extension FlowLayout: Layout {
         cache: inout Cache
     ) -> [LayoutRect] {
         let width = bounds.width
-        let placed = layout(items(for: width, subviews: subviews, cache: cache), in: width)
-        var frames = placed.frames
+        var placed = layout(items(for: width, subviews: subviews, cache: cache), in: width)
+        var frames: [LayoutRect] = []
+        swap(&frames, &placed.frames)  // unique, so the offsets below do not copy it
         for index in frames.indices {
             frames[index] = frames[index].offsetBy(dx: bounds.minX, dy: bounds.minY)
         }

@@ -46,7 +46,7 @@ public struct LayoutUnit: Hashable, Comparable, Sendable {
     ///
     /// - Parameter cssPixels: The length in CSS pixels.
     public init(cssPixels: Double) {
-        self.rawValue = Self.saturated((Float(cssPixels) * Float(Self.unitsPerPixel)).rounded(.towardZero))
+        self.rawValue = Self.saturated(Float(cssPixels) * Float(Self.unitsPerPixel), roundingUp: false)
     }
 
     /// Creates a length from the measured width of a text run, rounded up to the next unit as
@@ -58,7 +58,7 @@ public struct LayoutUnit: Hashable, Comparable, Sendable {
     ///
     /// - Parameter textWidth: The width in CSS pixels.
     public init(textWidth: Double) {
-        self.rawValue = Self.saturated((Float(textWidth) * Float(Self.unitsPerPixel)).rounded(.up))
+        self.rawValue = Self.saturated(Float(textWidth) * Float(Self.unitsPerPixel), roundingUp: true)
     }
 
     /// The length in CSS pixels; exact, since every unit is a multiple of 1/64.
@@ -76,11 +76,16 @@ public struct LayoutUnit: Hashable, Comparable, Sendable {
     /// The most negative length a browser represents.
     public static let min = LayoutUnit(rawValue: Int(Int32.min))
 
-    private static func saturated(_ units: Float) -> Int {
+    /// Units as an integer, truncated toward zero or rounded up, clamped to the browser's range.
+    ///
+    /// Written without `rounded(_:)`, which calls libm's `truncf`/`ceilf`: a leaf that imports
+    /// only the standard library must link without libm.
+    private static func saturated(_ units: Float, roundingUp: Bool) -> Int {
         guard !units.isNaN else { return 0 }
         if units >= Float(Int32.max) { return Int(Int32.max) }
         if units <= Float(Int32.min) { return Int(Int32.min) }
-        return Int(units)
+        let truncated = Int(units)  // toward zero
+        return roundingUp && Float(truncated) < units ? truncated + 1 : truncated
     }
 
     @inlinable

@@ -37,6 +37,15 @@ public protocol Layout {
     /// - Returns: A new cache.
     func makeCache(subviews: [some LayoutSubview]) -> Cache
 
+    /// Brings a cache up to date after the subviews changed.
+    ///
+    /// The default makes a new cache.
+    ///
+    /// - Parameters:
+    ///   - cache: The cache to update.
+    ///   - subviews: The new subviews.
+    func updateCache(_ cache: inout Cache, subviews: [some LayoutSubview])
+
     /// The size the layout takes for a proposal.
     ///
     /// - Parameters:
@@ -61,6 +70,13 @@ public protocol Layout {
         subviews: [some LayoutSubview],
         cache: inout Cache
     ) -> [LayoutRect]
+}
+
+extension Layout {
+    /// Makes a new cache, as SwiftUI's default does.
+    public func updateCache(_ cache: inout Cache, subviews: [some LayoutSubview]) {
+        cache = makeCache(subviews: subviews)
+    }
 }
 
 extension Layout where Cache == Void {
