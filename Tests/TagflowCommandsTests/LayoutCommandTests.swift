@@ -121,4 +121,16 @@ import Testing
             try await LayoutCommand.parse([url.path + ".missing"]).run()
         }
     }
+
+    @Test func layoutIsASubcommandOfTagflow() throws {
+        let command = try Tagflow.parseAsRoot(["layout", "cases.json"])
+        #expect((command as? LayoutCommand)?.input == "cases.json")
+    }
+
+    @Test func badInputExitsWithStatusOne() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tagflow-bad-\(UUID().uuidString).json")
+        try Data(#"{"items": [{"width": -3, "height": 1}]}"#.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(await TagflowCLI.run(["layout", url.path]) == 1)
+    }
 }

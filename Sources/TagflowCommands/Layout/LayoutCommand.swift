@@ -39,7 +39,7 @@ struct LayoutCommand: AsyncParsableCommand {
             } catch {
                 let failure = LayoutInputError(
                     source: input, path: "", message: "cannot read the file (\(error.localizedDescription))")
-                FileHandle.standardError.write(Data("\(failure)\n".utf8))
+                Console.standardError("\(failure)")
                 throw ExitCode.failure
             }
         } else {
@@ -51,7 +51,7 @@ struct LayoutCommand: AsyncParsableCommand {
             output = try LayoutJSON.run(data, source: source, pretty: pretty)
         } catch let error as LayoutInputError {
             // Compiler-style, without ArgumentParser's "Error: " in front of our own "error:".
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            Console.standardError("\(error)")
             throw ExitCode.failure
         }
         output.append(0x0A)
