@@ -23,6 +23,7 @@ import os
 import pathlib
 import random
 import shutil
+import struct
 import subprocess
 import sys
 import time
@@ -58,22 +59,22 @@ function __layoutCases(cases) {
     wrap.className = "case";
     const flex = document.createElement("div");
     flex.className = "flex";
-    flex.style.width = c.width === null ? "max-content" : c.width;
-    flex.style.columnGap = c.column_gap;
-    flex.style.rowGap = c.row_gap;
-    flex.style.justifyContent = c.justify;
-    flex.style.alignItems = c.align;
-    flex.style.direction = c.direction;
+    // Styles go in as style-attribute text, parsed as a stylesheet is. (The CSSOM setters,
+    // el.style.width = "...", parse lengths through doubles, and a value a hair below a unit
+    // boundary can land one unit lower than in a stylesheet.)
+    flex.style.cssText = `width:${c.width === null ? "max-content" : c.width};` +
+      `column-gap:${c.column_gap};row-gap:${c.row_gap};justify-content:${c.justify};` +
+      `align-items:${c.align};direction:${c.direction};`;
     const boxes = [];
     for (const it of c.items) {
       const d = document.createElement("div");
       d.className = "box";
-      d.style.width = it.width;
-      if (c.align === "stretch") d.style.minHeight = it.height; else d.style.height = it.height;
+      d.style.cssText = `width:${it.width};` +
+        (c.align === "stretch" ? `min-height:${it.height};` : `height:${it.height};`);
       if (it.baseline !== null) {
         const b = document.createElement("span");
         b.className = "base";
-        b.style.height = it.baseline;
+        b.style.cssText = `height:${it.baseline};`;
         d.appendChild(b);
       }
       flex.appendChild(d);
@@ -111,7 +112,6 @@ def css_px(value):
 
 def trunc_units(value):
     """A CSS px value truncated to 1/64 px, as the browser and the engine do (through a float32)."""
-    import struct
     f = struct.unpack("f", struct.pack("f", value))[0]
     return int(f * UNIT)
 
@@ -209,6 +209,15 @@ class CaseMaker:
             items = [{"width": self.length(1, 12, "unit"), "height": 10.0, "baseline": None}
                      for _ in range(r.randint(30, 80))]
             self.add("many", self.length(100, 500), items, **opts)
+        # Lengths a hair below a unit boundary: Blink rounds CSS px to a 32-bit float before
+        # truncating, so 1.0156249999px is 65 units, not 64 as with doubles.
+        hairs = [1.0156249999, 2.99999999, 0.0156249, 10.99999999, 7.0468749999, 33.33333333]
+        for i in range(6):
+            opts = self.random_options()
+            opts.update(column_gap=hairs[i], row_gap=hairs[-1 - i])
+            items = [{"width": r.choice(hairs) * r.randint(1, 9), "height": r.choice(hairs), "baseline": None}
+                     for _ in range(r.randint(4, 20))]
+            self.add("float32", r.choice(hairs) * r.randint(5, 30), items, **opts)
         # No container width: one row at the ideal (max-content) width.
         for _ in range(12):
             opts = self.random_options()

@@ -35,9 +35,10 @@ public struct LayoutUnit: Hashable, Comparable, Sendable {
 
     /// Creates a length from a CSS length in pixels, truncated toward zero as a browser does.
     ///
-    /// The value goes through a 32-bit float first, as Blink stores a CSS length, so that values
-    /// a hair away from a unit boundary land where the browser puts them. Values beyond the
-    /// browser's range saturate; NaN becomes zero.
+    /// The value goes through a 32-bit float first, as Blink does for a length in a stylesheet or
+    /// a style attribute, so that values a hair below a unit boundary land where the browser puts
+    /// them: `1.0156249999px` is 65 units, as in Chromium, not 64. Values beyond the browser's
+    /// range saturate; NaN becomes zero.
     ///
     /// ```swift
     /// LayoutUnit(cssPixels: 56.25).rawValue   // 3600

@@ -3,7 +3,12 @@ import Testing
 @testable import TagflowLayout
 
 @Suite struct LayoutUnitTests {
-    @Test(arguments: [(56.25, 3600), (0.01, 0), (8.3, 531), (-8.3, -531), (0.015625, 1), (0.0156, 0), (300, 19_200)])
+    /// Chromium: `width: 1.0156249999px` in a stylesheet is 65 units (through a float, 1.015625),
+    /// not 64 as truncating the double would give; likewise `2.99999999px` is 192.
+    @Test(arguments: [
+        (56.25, 3600), (0.01, 0), (8.3, 531), (-8.3, -531), (0.015625, 1), (0.0156, 0), (300, 19_200),
+        (1.0156249999, 65), (2.99999999, 192), (0.0156249, 0),
+    ])
     func cssPixelsAreTruncated(pixels: Double, raw: Int) {
         #expect(LayoutUnit(cssPixels: pixels).rawValue == raw)
     }
