@@ -44,6 +44,20 @@ import Testing
         }
     }
 
+    /// Right-to-left is left-to-right mirrored, unit for unit.
+    @Test func rightToLeftMirrorsLeftToRight() async {
+        await propertyCheck(count: 200, input: Self.flows, Self.items, Gen.int(in: 0...40_000)) { flow, items, raw in
+            let width: LayoutUnit = units(raw)
+            let leftToRight: FlowLayoutResult = flow.withDirection(.leftToRight).layout(items, in: width)
+            let rightToLeft: FlowLayoutResult = validateFlow(flow.withDirection(.rightToLeft), items, width: width)
+            let mirrored: [LayoutRect] = leftToRight.frames.map { (frame: LayoutRect) -> LayoutRect in
+                frame.offsetBy(dx: width - frame.maxX - frame.minX, dy: .zero)
+            }
+            #expect(rightToLeft.frames == mirrored)
+            #expect(rightToLeft.size == leftToRight.size)
+        }
+    }
+
     /// Containers exactly as wide as a prefix of the items on one row, give or take one unit:
     /// the boundary where floating point would drift.
     @Test func exactFitsBreakOnTheUnit() async {
