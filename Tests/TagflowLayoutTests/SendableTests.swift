@@ -19,5 +19,7 @@ import Testing
         requireSendable(LayoutPlacement.self)
         requireSendable(FixedSizeSubview.self)
         requireSendable(LayoutDirection.self)
+        requireSendable(FlowLayout.Justification.self)
+        requireSendable(FlowLayout.Alignment.self)
     }
 }

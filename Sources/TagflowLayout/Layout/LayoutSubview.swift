@@ -63,3 +63,28 @@ public struct FixedSizeSubview: LayoutSubview, Hashable, Sendable {
         baseline
     }
 }
+
+/// A type-erased subview, for laying out subviews of different types together.
+///
+/// ```swift
+/// let subviews = [AnyLayoutSubview(chip), AnyLayoutSubview(paragraph)]
+/// FlowLayout().place(subviews, proposal: ProposedSize(width: LayoutUnit(pixels: 320), height: nil))
+/// ```
+public struct AnyLayoutSubview: LayoutSubview {
+    private let base: any LayoutSubview
+
+    /// Wraps a subview.
+    ///
+    /// - Parameter base: The subview to forward to.
+    public init(_ base: some LayoutSubview) {
+        self.base = base
+    }
+
+    public func sizeThatFits(_ proposal: ProposedSize) -> LayoutSize {
+        base.sizeThatFits(proposal)
+    }
+
+    public func firstBaseline(for proposal: ProposedSize) -> LayoutUnit? {
+        base.firstBaseline(for: proposal)
+    }
+}

@@ -183,6 +183,17 @@ import Testing
         #expect(placement.size == LayoutSize(pixelWidth: 120, height: 40))
     }
 
+    @Test func subviewsOfDifferentTypesLayOutTogether() {
+        struct Dot: LayoutSubview {
+            func sizeThatFits(_ proposal: ProposedSize) -> LayoutSize { LayoutSize(pixelWidth: 4, height: 4) }
+        }
+        let chip = FixedSizeSubview(LayoutSize(pixelWidth: 40, height: 20), firstBaseline: px(15))
+        let subviews = [AnyLayoutSubview(chip), AnyLayoutSubview(Dot())]
+        let placement = FlowLayout(horizontalSpacing: px(2), alignment: .firstBaseline)
+            .place(subviews, proposal: ProposedSize(width: px(100), height: nil))
+        #expect(placement.frames.map(\.origin) == [LayoutPoint(x: .zero, y: .zero), LayoutPoint(x: px(42), y: px(11))])
+    }
+
     @Test func hiddenSubviewsGetEmptyFramesAtTheOrigin() {
         let subviews = [
             FakeSubview(size: LayoutSize(pixelWidth: 60, height: 10)),
