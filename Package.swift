@@ -14,6 +14,7 @@ let swiftSettings: [SwiftSetting] = [
 
 var products: [Product] = [
     // -- products --
+    .library(name: "TagflowLayout", targets: ["TagflowLayout"]),
     .executable(name: "tagflow", targets: ["tagflow"]),
     .library(name: "TagflowMarkdown", targets: ["TagflowMarkdown"]),
     .library(name: "TagflowCore", targets: ["TagflowCore"]),
@@ -30,6 +31,15 @@ var dependencies: [Package.Dependency] = [
 
 var targets: [Target] = [
     // -- targets --
+    .target(name: "TagflowLayout", swiftSettings: swiftSettings),
+    .testTarget(
+        name: "TagflowLayoutTests",
+        dependencies: [
+            "TagflowLayout",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ],
+        swiftSettings: swiftSettings
+    ),
     .systemLibrary(
         name: "CCmarkGFM",
         pkgConfig: "libcmark-gfm",
@@ -56,6 +66,7 @@ var targets: [Target] = [
         name: "TagflowCommands",
         dependencies: [
             "TagflowCore",
+            "TagflowLayout",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ],
@@ -77,10 +88,34 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "TagflowCommandsTests",
-        dependencies: ["TagflowCommands", "TagflowTesting"],
+        dependencies: [
+            "TagflowCommands",
+            "TagflowTesting",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ],
         swiftSettings: swiftSettings
     ),
 ]
+
+// Benchmarks (ordo-one/package-benchmark) only when asked for, so a normal build never fetches them:
+//   ENABLE_TAGFLOW_BENCHMARKS=1 swift package benchmark --target TagflowBenchmarks
+if ProcessInfo.processInfo.environment["ENABLE_TAGFLOW_BENCHMARKS"] != nil {
+    dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"])
+    )
+    targets.append(
+        .executableTarget(
+            name: "TagflowBenchmarks",
+            dependencies: [
+                "TagflowLayout",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/TagflowBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    )
+}
 
 let package = Package(
     name: "tagflow",

@@ -1,0 +1,6 @@
+import Benchmark
+
+/// Every benchmark of the package; each library adds its own group.
+let benchmarks: @Sendable () -> Void = {
+    layoutBenchmarks()
+}
