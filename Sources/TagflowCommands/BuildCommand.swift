@@ -34,6 +34,9 @@ struct BuildCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print only errors and warnings.")
     var quiet = false
 
+    @Option(help: "Write a JSON summary (pages, bytes, seconds per stage) to this file, for CI jobs.")
+    var report: String?
+
     func validate() throws {
         if let baseURL, !(baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://") || baseURL.hasPrefix("/")) {
             throw ValidationError("--base-url must start with http://, https:// or /, not '\(baseURL)'")
@@ -47,6 +50,7 @@ struct BuildCommand: AsyncParsableCommand {
             plugins: DefaultPlugins.all)
         let report = try await builder.build(to: output.map { URL(fileURLWithPath: $0) })
         Console.printDiagnostics(report.warnings)
+        if let path = self.report { try BuildReportJSON.write(report, to: URL(fileURLWithPath: path)) }
         if !quiet {
             let warnings =
                 report.warnings.isEmpty
@@ -61,4 +65,34 @@ struct BuildCommand: AsyncParsableCommand {
 /// The plugins every `tagflow build` installs.
 enum DefaultPlugins {
     static let all: [Plugin] = []
+}
+
+/// The `--report` file: a stable, machine-readable summary of a build.
+enum BuildReportJSON {
+    struct Summary: Encodable {
+        var output: String
+        var pages: Int
+        var files: Int
+        var bytes: Int
+        var posts: Int
+        var tags: Int
+        var warnings: Int
+        var seconds: Double
+        var stages: [Stage]
+    }
+
+    struct Stage: Encodable {
+        var name: String
+        var seconds: Double
+    }
+
+    static func write(_ report: BuildReport, to url: URL) throws {
+        let summary = Summary(
+            output: report.output.path, pages: report.pageCount, files: report.fileCount, bytes: report.byteCount,
+            posts: report.postCount, tags: report.tagCount, warnings: report.warnings.count, seconds: report.seconds,
+            stages: report.timings.map { Stage(name: $0.step, seconds: $0.seconds) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(summary).write(to: url)
+    }
 }
