@@ -14,6 +14,7 @@ let swiftSettings: [SwiftSetting] = [
 
 var products: [Product] = [
     // -- products --
+    .library(name: "TagflowMetrics", targets: ["TagflowMetrics"]),
 ]
 
 var dependencies: [Package.Dependency] = [
@@ -23,6 +24,13 @@ var dependencies: [Package.Dependency] = [
 
 var targets: [Target] = [
     // -- targets --
+    .target(name: "TagflowMetrics", swiftSettings: swiftSettings),
+    .executableTarget(name: "MetricsDev", dependencies: ["TagflowMetrics"], path: "Dev/MetricsDev"),
+    .testTarget(
+        name: "TagflowMetricsTests",
+        dependencies: ["TagflowMetrics", .product(name: "PropertyBased", package: "swift-property-based")],
+        swiftSettings: swiftSettings
+    ),
 ]
 
 let package = Package(

@@ -1,0 +1,207 @@
+/// The per-size scale factors of one font, computed as FreeType, Skia and HarfBuzz do in Chromium.
+struct FontScale {
+    /// FreeType's 16.16 `x_scale`: `round(size·64·65536 / unitsPerEm)`.
+    let freeTypeScale: Int64
+    /// HarfBuzz's `x_mult`: `(size·65536 << 16) / unitsPerEm`, for GPOS and `kern` values.
+    let harfBuzzMultiplier: Int64
+    /// The bitmap advance factor `size / ppem` (bitmap fonts only).
+    let bitmapScale: Float
+    let bitmapPPEM: Int
+    let unitsPerEm: Int64
+
+    init(_ font: TableStorage, size: Double) {
+        let upem = Int64(font.unitsPerEm)
+        unitsPerEm = upem
+        let size26 = Int64((size * 64).rounded(.towardZero))
+        freeTypeScale = ((size26 << 16) + upem / 2) / upem
+        let hbScale = Int64((size * 65536).rounded(.towardZero))
+        harfBuzzMultiplier = (hbScale << 16) / upem
+        bitmapPPEM = font.bitmapPPEM
+        bitmapScale = font.bitmapPPEM > 0 ? Float(size) / Float(font.bitmapPPEM) : 0
+    }
+
+    /// A glyph advance in HarfBuzz units (1/65536 px): FreeType's `FT_MulDiv(units, x_scale, 64)`.
+    @inline(__always)
+    func advance(_ units: Int) -> Int64 {
+        if bitmapPPEM > 0 {
+            let pixels = (Int64(units) * Int64(bitmapPPEM) + unitsPerEm / 2) / unitsPerEm
+            return Int64(Float(pixels) * bitmapScale * 65536)
+        }
+        return (Int64(units) * freeTypeScale + 32) >> 6
+    }
+
+    /// A GPOS or `kern` adjustment in HarfBuzz units: `em_mult`.
+    @inline(__always)
+    func adjustment(_ units: Int32) -> Int64 {
+        (Int64(units) * harfBuzzMultiplier + 32768) >> 16
+    }
+}
+
+/// One run of clusters shaped together: same font, same script.
+struct Segment {
+    var font: Int
+    var script: Script
+    var emoji: Bool
+    var start: Int
+    var end: Int
+}
+
+/// Measures strings with a ``FontStack`` at one size and letter-spacing.
+struct Measurer {
+    let fonts: [TableStorage]
+    let scales: [FontScale]
+    let letterSpacing: Float
+    let features: UInt8
+    let size: Double
+
+    init(stack: FontStack, size: Double, letterSpacing: Double) {
+        fonts = stack.tables.map(\.storage)
+        scales = fonts.map { FontScale($0, size: size) }
+        self.letterSpacing = Float(letterSpacing)
+        self.size = size
+        features = letterSpacing == 0 ? FeatureBit.required | FeatureBit.ligatures | FeatureBit.contextual
+            : FeatureBit.required
+    }
+
+    /// Whether a grapheme cluster is drawn as one emoji glyph.
+    static func isEmojiCluster(_ scalars: Character.UnicodeScalarView, first: Unicode.Scalar) -> Bool {
+        let firstProperties = first.properties
+        var count = 0
+        for scalar in scalars {
+            count += 1
+            switch scalar.value {
+            case 0xFE0F, 0x20E3, 0x1F1E6...0x1F1FF, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F: return true
+            case 0x200D: if firstProperties.isEmoji && first.value > 0xFF { return true }
+            case 0xFE0E: return false
+            default: break
+            }
+        }
+        return firstProperties.isEmojiPresentation
+    }
+
+    /// Measures one line of text.
+    mutating func measure(_ text: String) -> TextMeasurement {
+        var glyphs: [UInt16] = []
+        var marks: [UInt8] = []
+        var segments: [Segment] = []
+        var clusters = 0
+        var lastStrong: Script? = nil
+        var firstStrong: Script? = nil
+        var used: UInt64 = 1
+        glyphs.reserveCapacity(text.utf8.count)
+        marks.reserveCapacity(text.utf8.count)
+        for character in text {
+            clusters += 1
+            let scalars = character.unicodeScalars
+            guard let first = scalars.first else { continue }
+            var script = Script.of(first)
+            if script == .common {
+                for scalar in scalars.dropFirst() {
+                    let other = Script.of(scalar)
+                    if other != .common {
+                        script = other
+                        break
+                    }
+                }
+            }
+            var effective = script
+            if script == .common {
+                effective = lastStrong ?? .common
+            } else {
+                lastStrong = script
+                if firstStrong == nil { firstStrong = script }
+            }
+            // Choose the font.
+            var fontIndex = -1
+            var emoji = false
+            if first.value >= 0xA9 && Measurer.isEmojiCluster(scalars, first: first) {
+                for (index, font) in fonts.enumerated() where font.bitmapPPEM > 0 && font.glyph(for: first.value) != 0 {
+                    fontIndex = index
+                    emoji = true
+                    break
+                }
+            }
+            if fontIndex < 0 {
+                fontIndex = 0
+                search: for (index, font) in fonts.enumerated() {
+                    for scalar in scalars where !(scalar.value > 0x7F && scalar.properties.isDefaultIgnorableCodePoint) {
+                        if font.glyph(for: scalar.value) == 0 { continue search }
+                    }
+                    fontIndex = index
+                    break
+                }
+            }
+            if fontIndex < 64 { used |= 1 << UInt64(fontIndex) }
+            let font = fonts[fontIndex]
+            let start = glyphs.count
+            if emoji {
+                glyphs.append(font.glyph(for: first.value))
+                marks.append(0)
+            } else {
+                for scalar in scalars {
+                    if scalar.value > 0x7F && scalar.properties.isDefaultIgnorableCodePoint { continue }
+                    glyphs.append(font.glyph(for: scalar.value))
+                    marks.append(
+                        scalar.value >= 0x300 && scalar.properties.generalCategory == .nonspacingMark ? 1 : 0)
+                }
+            }
+            if var last = segments.last, last.font == fontIndex, last.emoji == emoji,
+                last.script == effective || (last.script == .common && lastStrong == nil)
+                    || (last.script == .common && script != .common && segments.count == 1 && start == last.end)
+            {
+                if last.script == .common && script != .common { last.script = script }
+                last.end = glyphs.count
+                segments[segments.count - 1] = last
+            } else {
+                segments.append(
+                    Segment(font: fontIndex, script: effective, emoji: emoji, start: start, end: glyphs.count))
+            }
+        }
+        // Leading common text takes the first strong script, as ICU's script runs do.
+        if let firstStrong {
+            for index in segments.indices where segments[index].script == .common {
+                segments[index].script = firstStrong
+            }
+        }
+        var total: Float = 0
+        for segment in segments {
+            let font = fonts[segment.font]
+            let scale = scales[segment.font]
+            if segment.emoji {
+                for index in segment.start..<segment.end {
+                    total += Float(scale.advance(font.advance(glyphs[index]))) / 65536
+                }
+                continue
+            }
+            guard let lookups = font.lookups(for: segment.script.tag) ?? font.lookups(for: Script.common.tag) else {
+                for index in segment.start..<segment.end {
+                    let isMark = font.glyphClasses.starts.isEmpty
+                        ? marks[index] != 0 : font.glyphClasses.classOf(glyphs[index]) == 3
+                    if !isMark { total += Float(scale.advance(font.advance(glyphs[index]))) / 65536 }
+                }
+                continue
+            }
+            var shaper = Shaper(font: font, script: lookups)
+            shaper.glyphs = Array(glyphs[segment.start..<segment.end])
+            shaper.unicodeMarks = Array(marks[segment.start..<segment.end])
+            shaper.substitute(features: features)
+            shaper.position()
+            for index in shaper.glyphs.indices {
+                if shaper.glyphClass(at: index) == 3 { continue }
+                let units = scale.advance(font.advance(shaper.glyphs[index]))
+                    + scale.adjustment(shaper.adjustments[index])
+                total += Float(units) / 65536
+            }
+        }
+        if letterSpacing != 0 { total += letterSpacing * Float(clusters) }
+        let width = Int((max(total, 0) * 64).rounded(.up))
+        var ascent = 0
+        var descent = 0
+        for index in fonts.indices where index < 64 && used & (1 << UInt64(index)) != 0 {
+            let metrics = VerticalMetrics(fonts[index], size: size)
+            ascent = max(ascent, metrics.ascent)
+            descent = max(descent, metrics.descent)
+        }
+        return TextMeasurement(width: width, height: ascent + descent)
+    }
+}

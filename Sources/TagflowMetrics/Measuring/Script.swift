@@ -1,0 +1,53 @@
+/// The scripts measuring tells apart: text of different scripts is shaped in separate runs
+/// (no kerning or ligatures across them), each with its OpenType script's lookups.
+enum Script: UInt8 {
+    case common = 0
+    case latin, greek, cyrillic, han, kana, hangul, other
+
+    /// The OpenType script tag whose lookups apply.
+    var tag: UInt32 {
+        switch self {
+        case .common, .other: return 0x4446_4C54  // DFLT
+        case .latin: return 0x6C61_746E  // latn
+        case .greek: return 0x6772_656B  // grek
+        case .cyrillic: return 0x6379_726C  // cyrl
+        case .han: return 0x6861_6E69  // hani
+        case .kana: return 0x6B61_6E61  // kana
+        case .hangul: return 0x6861_6E67  // hang
+        }
+    }
+
+    /// The script of a scalar: letters by block; marks, digits, punctuation and symbols are common.
+    static func of(_ scalar: Unicode.Scalar) -> Script {
+        let value = scalar.value
+        if value < 0x80 {
+            return (value | 0x20) >= 0x61 && (value | 0x20) <= 0x7A ? .latin : .common
+        }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .letterNumber:
+            break
+        default:
+            return .common
+        }
+        switch value {
+        case 0x00AA, 0x00BA, 0x00C0...0x02AF, 0x1D00...0x1DBF, 0x1E00...0x1EFF, 0x2C60...0x2C7F, 0xA720...0xA7FF,
+            0xAB30...0xAB6F, 0xFB00...0xFB06, 0xFF21...0xFF3A, 0xFF41...0xFF5A:
+            return .latin
+        case 0x0370...0x03FF, 0x1F00...0x1FFF:
+            return .greek
+        case 0x0400...0x052F, 0x1C80...0x1C8F, 0x2DE0...0x2DFF, 0xA640...0xA69F:
+            return .cyrillic
+        case 0x3041...0x309F, 0x30A0...0x30FB, 0x30FD...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF6F, 0xFF71...0xFF9D,
+            0x1B000...0x1B16F:
+            return .kana
+        case 0x1100...0x11FF, 0x3130...0x318F, 0xA960...0xA97F, 0xAC00...0xD7FF, 0xFFA0...0xFFDC:
+            return .hangul
+        case 0x2E80...0x2FDF, 0x3005, 0x3007, 0x3021...0x3029, 0x3038...0x303B, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xF900...0xFAFF, 0x20000...0x3FFFF:
+            return .han
+        default:
+            return .other
+        }
+    }
+}
