@@ -41,6 +41,10 @@ struct FontScale {
 struct Segment {
     var font: Int
     var script: Script
+    /// Whether `script` is provisional: the run has only common characters so far.
+    var weak: Bool
+    /// Whether the run started at a U+00B7 MIDDLE DOT (only Latin, Greek or Han may join it).
+    var middleDot: Bool = false
     var emoji: Bool
     var start: Int
     var end: Int
@@ -63,20 +67,18 @@ struct Measurer {
             : FeatureBit.required
     }
 
-    /// Whether a grapheme cluster is drawn as one emoji glyph.
-    static func isEmojiCluster(_ scalars: Character.UnicodeScalarView, first: Unicode.Scalar) -> Bool {
-        let firstProperties = first.properties
-        var count = 0
-        for scalar in scalars {
-            count += 1
+    /// Whether a grapheme cluster is an emoji sequence (variation selector 16, skin tone, ZWJ,
+    /// flag, keycap or tag sequence), which Chromium draws with a color emoji font when one is listed.
+    static func isEmojiSequence(_ scalars: Character.UnicodeScalarView, first: Unicode.Scalar) -> Bool {
+        for scalar in scalars.dropFirst() {
             switch scalar.value {
-            case 0xFE0F, 0x20E3, 0x1F1E6...0x1F1FF, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F: return true
-            case 0x200D: if firstProperties.isEmoji && first.value > 0xFF { return true }
+            case 0xFE0F, 0x20E3, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F: return true
+            case 0x200D: if first.properties.isEmoji && first.value > 0xFF { return true }
             case 0xFE0E: return false
             default: break
             }
         }
-        return firstProperties.isEmojiPresentation
+        return (0x1F1E6...0x1F1FF).contains(first.value)
     }
 
     /// Measures one line of text.
@@ -88,6 +90,7 @@ struct Measurer {
         var lastStrong: Script? = nil
         var firstStrong: Script? = nil
         var used: UInt64 = 1
+        var list: [UInt32] = []
         glyphs.reserveCapacity(text.utf8.count)
         marks.reserveCapacity(text.utf8.count)
         for character in text {
@@ -104,31 +107,61 @@ struct Measurer {
                     }
                 }
             }
+            // U+00B7 MIDDLE DOT has script extensions Latin, Greek, Han (not Cyrillic, kana, Hangul):
+            // after those it starts a new run, as Chromium's script run iterator does.
+            var breaksRun = false
+            if first.value == 0xB7, let strong = lastStrong, strong != .latin && strong != .greek && strong != .han {
+                breaksRun = true
+            }
             var effective = script
             if script == .common {
-                effective = lastStrong ?? .common
+                effective = breaksRun ? .latin : (lastStrong ?? .common)
             } else {
                 lastStrong = script
                 if firstStrong == nil { firstStrong = script }
             }
-            // Choose the font.
+            // Choose the font: the first that has every character of the cluster.
             var fontIndex = -1
             var emoji = false
-            if first.value >= 0xA9 && Measurer.isEmojiCluster(scalars, first: first) {
+            if first.value >= 0xA9 && scalars.count > 1 && Measurer.isEmojiSequence(scalars, first: first) {
                 for (index, font) in fonts.enumerated() where font.bitmapPPEM > 0 && font.glyph(for: first.value) != 0 {
                     fontIndex = index
                     emoji = true
                     break
                 }
             }
-            if fontIndex < 0 {
-                fontIndex = 0
-                search: for (index, font) in fonts.enumerated() {
-                    for scalar in scalars where !(scalar.value > 0x7F && scalar.properties.isDefaultIgnorableCodePoint) {
-                        if font.glyph(for: scalar.value) == 0 { continue search }
+            list.removeAll(keepingCapacity: true)
+            if !emoji {
+                if scalars.count == 1 {
+                    list.append(first.value)
+                    for (index, font) in fonts.enumerated() where font.glyph(for: first.value) != 0 {
+                        fontIndex = index
+                        break
                     }
-                    fontIndex = index
-                    break
+                    if fontIndex < 0 { fontIndex = 0 }
+                } else {
+                    search: for (index, font) in fonts.enumerated() {
+                        list.removeAll(keepingCapacity: true)
+                        for scalar in scalars where !(scalar.value > 0x7F && scalar.properties.isDefaultIgnorableCodePoint) {
+                            list.append(scalar.value)
+                        }
+                        Composition.normalize(&list, for: font)
+                        for scalar in list where font.glyph(for: scalar) == 0 { continue search }
+                        fontIndex = index
+                        break
+                    }
+                    if fontIndex < 0 {
+                        fontIndex = 0
+                        list.removeAll(keepingCapacity: true)
+                        for scalar in scalars where !(scalar.value > 0x7F && scalar.properties.isDefaultIgnorableCodePoint) {
+                            list.append(scalar.value)
+                        }
+                        Composition.normalize(&list, for: fonts[0])
+                    }
+                }
+                if fonts[fontIndex].bitmapPPEM > 0 {
+                    // A color emoji font draws the whole cluster as one glyph.
+                    emoji = true
                 }
             }
             if fontIndex < 64 { used |= 1 << UInt64(fontIndex) }
@@ -138,23 +171,31 @@ struct Measurer {
                 glyphs.append(font.glyph(for: first.value))
                 marks.append(0)
             } else {
-                for scalar in scalars {
-                    if scalar.value > 0x7F && scalar.properties.isDefaultIgnorableCodePoint { continue }
-                    glyphs.append(font.glyph(for: scalar.value))
-                    marks.append(
-                        scalar.value >= 0x300 && scalar.properties.generalCategory == .nonspacingMark ? 1 : 0)
+                for scalar in list {
+                    glyphs.append(font.glyph(for: scalar))
+                    var isMark: UInt8 = 0
+                    if scalar >= 0x300, let value = Unicode.Scalar(scalar), value.properties.generalCategory == .nonspacingMark {
+                        isMark = 1
+                    }
+                    marks.append(isMark)
                 }
             }
-            if var last = segments.last, last.font == fontIndex, last.emoji == emoji,
-                last.script == effective || (last.script == .common && lastStrong == nil)
-                    || (last.script == .common && script != .common && segments.count == 1 && start == last.end)
+            if !breaksRun, var last = segments.last, last.font == fontIndex, last.emoji == emoji,
+                last.script == effective
+                    || (last.weak && (!last.middleDot || script == .latin || script == .greek || script == .han))
             {
-                if last.script == .common && script != .common { last.script = script }
+                if last.weak && script != .common {
+                    last.script = script
+                    last.weak = false
+                }
                 last.end = glyphs.count
                 segments[segments.count - 1] = last
             } else {
                 segments.append(
-                    Segment(font: fontIndex, script: effective, emoji: emoji, start: start, end: glyphs.count))
+                    Segment(
+                        font: fontIndex, script: effective, weak: script == .common && (lastStrong == nil || breaksRun), emoji: emoji, start: start,
+                        end: glyphs.count))
+                segments[segments.count - 1].middleDot = breaksRun
             }
         }
         // Leading common text takes the first strong script, as ICU's script runs do.

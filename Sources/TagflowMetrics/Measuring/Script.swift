@@ -23,6 +23,10 @@ enum Script: UInt8 {
         if value < 0x80 {
             return (value | 0x20) >= 0x61 && (value | 0x20) <= 0x7A ? .latin : .common
         }
+        // Kana-Hiragana common marks (prolonged sound mark, voicing marks) join the run they are in.
+        if value == 0x30FC || value == 0xFF70 || (0x3099...0x309C).contains(value) || value == 0xFF9E || value == 0xFF9F {
+            return .common
+        }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
             .letterNumber:
@@ -38,7 +42,7 @@ enum Script: UInt8 {
             return .greek
         case 0x0400...0x052F, 0x1C80...0x1C8F, 0x2DE0...0x2DFF, 0xA640...0xA69F:
             return .cyrillic
-        case 0x3041...0x309F, 0x30A0...0x30FB, 0x30FD...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF6F, 0xFF71...0xFF9D,
+        case 0x3041...0x3096, 0x309D...0x309F, 0x30A1...0x30FA, 0x30FD...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF6F, 0xFF71...0xFF9D,
             0x1B000...0x1B16F:
             return .kana
         case 0x1100...0x11FF, 0x3130...0x318F, 0xA960...0xA97F, 0xAC00...0xD7FF, 0xFFA0...0xFFDC:
