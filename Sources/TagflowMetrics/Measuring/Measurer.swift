@@ -182,7 +182,7 @@ struct Measurer {
             }
             if !breaksRun, var last = segments.last, last.font == fontIndex, last.emoji == emoji,
                 last.script == effective
-                    || (last.weak && (!last.middleDot || script == .latin || script == .greek || script == .han))
+                    || (last.weak && (!last.middleDot || script == .common || script == .latin || script == .greek || script == .han))
             {
                 if last.weak && script != .common {
                     last.script = script
