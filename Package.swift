@@ -28,7 +28,8 @@ var targets: [Target] = [
     .executableTarget(name: "MetricsDev", dependencies: ["TagflowMetrics"], path: "Dev/MetricsDev"),
     .testTarget(
         name: "TagflowMetricsTests",
-        dependencies: ["TagflowMetrics", .product(name: "PropertyBased", package: "swift-property-based")],
+        dependencies: ["TagflowMetrics"],
+        resources: [.copy("Fixtures")],
         swiftSettings: swiftSettings
     ),
 ]

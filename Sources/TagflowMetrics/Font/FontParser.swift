@@ -217,7 +217,7 @@ struct FontParser {
     }
 
     /// Reads the best Unicode subtable of `cmap` into sorted (code, glyph) segments.
-    private func readCharacterMap(numGlyphs: Int) throws(FontError) -> (
+    func readCharacterMap(numGlyphs: Int) throws(FontError) -> (
         starts: [UInt32], ends: [UInt32], glyphs: [UInt16]
     ) {
         var cmap = try required("cmap")

@@ -59,6 +59,9 @@ struct Measurer {
     let size: Double
 
     init(stack: FontStack, size: Double, letterSpacing: Double) {
+        // Sizes and spacings a browser would not draw are clamped, so arithmetic cannot overflow.
+        let size = size.isFinite ? min(max(size, 0), 100_000) : 0
+        let letterSpacing = letterSpacing.isFinite ? min(max(letterSpacing, -100_000), 100_000) : 0
         fonts = stack.tables.map(\.storage)
         scales = fonts.map { FontScale($0, size: size) }
         self.letterSpacing = Float(letterSpacing)
@@ -235,7 +238,7 @@ struct Measurer {
             }
         }
         if letterSpacing != 0 { total += letterSpacing * Float(clusters) }
-        let width = Int((max(total, 0) * 64).rounded(.up))
+        let width = total.isFinite ? Int((min(max(total, 0), 1e12) * 64).rounded(.up)) : 0
         var ascent = 0
         var descent = 0
         for index in fonts.indices where index < 64 && used & (1 << UInt64(index)) != 0 {

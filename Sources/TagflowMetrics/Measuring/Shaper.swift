@@ -9,6 +9,8 @@ struct Shaper {
     var unicodeMarks: [UInt8] = []
     /// Advance adjustments in font units, per glyph (after positioning).
     var adjustments: [Int32] = []
+    /// Lookup applications left before shaping gives up (HarfBuzz's `max_ops`), against hostile fonts.
+    var budget = 0
 
     init(font: TableStorage, script: ScriptLookups) {
         self.font = font
@@ -62,6 +64,7 @@ struct Shaper {
 
     /// Applies the script's substitution lookups whose features are in `features`.
     mutating func substitute(features: UInt8) {
+        budget = max(glyphs.count * 64, 16384)
         for (index, lookupIndex) in script.substitutions.enumerated()
         where script.substitutionFeatures[index] & features != 0 {
             let lookupIndex = Int(lookupIndex)
@@ -86,6 +89,8 @@ struct Shaper {
     /// Applies the first subtable of `lookup` that matches at `position`; returns where the next
     /// match may start, or `nil` when nothing matched.
     mutating func apply(_ lookup: SubstitutionLookup, at position: Int, depth: Int) -> Int? {
+        guard budget > 0, position < glyphs.count else { return nil }
+        budget -= 1
         let glyph = glyphs[position]
         for subtable in lookup.subtables {
             switch subtable {
@@ -270,13 +275,13 @@ struct Shaper {
                 case .single(let coverage, let values):
                     guard let index = coverage.value(first) else { continue }
                     let value = values.count == 1 ? values[0] : (Int(index) < values.count ? values[Int(index)] : 0)
-                    adjustments[position] += Int32(value)
+                    adjustments[position] &+= Int32(value)
                     break subtables
                 case .pairs(let coverage, let pairs, let hasSecond):
                     guard let secondIndex = second, coverage.value(first) != nil else { continue }
                     guard let value = pairs[UInt32(first) << 16 | UInt32(glyphs[secondIndex])] else { continue }
-                    adjustments[position] += Int32(value.first)
-                    adjustments[secondIndex] += Int32(value.second)
+                    adjustments[position] &+= Int32(value.first)
+                    adjustments[secondIndex] &+= Int32(value.second)
                     position = hasSecond ? secondIndex + 1 : secondIndex
                     advanced = true
                     break subtables
@@ -285,8 +290,8 @@ struct Shaper {
                     let index = Int(firstClasses.classOf(first)) * count + Int(secondClasses.classOf(glyphs[secondIndex]))
                     guard index < values.count else { continue }
                     let value = values[index]
-                    adjustments[position] += Int32(value.first)
-                    adjustments[secondIndex] += Int32(value.second)
+                    adjustments[position] &+= Int32(value.first)
+                    adjustments[secondIndex] &+= Int32(value.second)
                     position = hasSecond ? secondIndex + 1 : secondIndex
                     advanced = true
                     break subtables

@@ -71,7 +71,7 @@ extension TableStorage {
         var out = ByteWriter()
         out.u32(TableStorage.magic)
         out.u16(TableStorage.version)
-        out.u16(0)
+        out.u16(constantGlyphs ? 1 : 0)
         out.u16(UInt16(unitsPerEm))
         out.i16(Int16(clamping: ascender))
         out.i16(Int16(clamping: descender))
@@ -116,7 +116,7 @@ extension TableStorage {
         guard version == TableStorage.version else {
             throw reader.error("unsupported metrics table version \(version)", at: 4)
         }
-        try reader.skip(2)
+        let flags = try reader.u16()
         let unitsPerEm = Int(try reader.u16())
         guard (16...16384).contains(unitsPerEm) else { throw reader.error("unitsPerEm \(unitsPerEm) out of range") }
         let ascender = Int(try reader.i16())
@@ -170,7 +170,7 @@ extension TableStorage {
             unitsPerEm: unitsPerEm, ascender: ascender, descender: descender, lineGap: lineGap,
             bitmapPPEM: bitmapPPEM, advances: advances, glyphClasses: glyphClasses, cmapStarts: starts,
             cmapEnds: ends, cmapGlyphs: glyphs, substitutions: substitutions, positionings: positionings,
-            kernTable: kernTable, scripts: scripts)
+            kernTable: kernTable, scripts: scripts, constantGlyphs: flags & 1 != 0)
     }
 
     // MARK: Lookups

@@ -23,6 +23,9 @@ final class TableStorage: Sendable {
     let positionings: [PositionLookup]
     let kernTable: PositionLookup?
     let scripts: [ScriptLookups]
+    /// Whether every code point of a cmap segment maps to the segment's one glyph (synthetic
+    /// tables), instead of to consecutive glyphs (tables read from fonts).
+    let constantGlyphs: Bool
 
     /// How many code points the direct map covers.
     static let directCount = 0x3000
@@ -31,8 +34,9 @@ final class TableStorage: Sendable {
         unitsPerEm: Int, ascender: Int, descender: Int, lineGap: Int, bitmapPPEM: Int, advances: [UInt16],
         glyphClasses: GlyphRanges, cmapStarts: [UInt32], cmapEnds: [UInt32], cmapGlyphs: [UInt16],
         substitutions: [SubstitutionLookup], positionings: [PositionLookup], kernTable: PositionLookup?,
-        scripts: [ScriptLookups]
+        scripts: [ScriptLookups], constantGlyphs: Bool = false
     ) {
+        self.constantGlyphs = constantGlyphs
         self.unitsPerEm = unitsPerEm
         self.ascender = ascender
         self.descender = descender
@@ -52,7 +56,8 @@ final class TableStorage: Sendable {
             let end = min(cmapEnds[index], UInt32(TableStorage.directCount - 1))
             var code = cmapStarts[index]
             while code <= end {
-                direct[Int(code)] = cmapGlyphs[index] &+ UInt16(truncatingIfNeeded: code - cmapStarts[index])
+                direct[Int(code)] = cmapGlyphs[index]
+                    &+ (constantGlyphs ? 0 : UInt16(truncatingIfNeeded: code - cmapStarts[index]))
                 code += 1
             }
         }
@@ -74,6 +79,7 @@ final class TableStorage: Sendable {
             }
         }
         guard low < cmapStarts.count, cmapStarts[low] <= code else { return 0 }
+        if constantGlyphs { return cmapGlyphs[low] }
         return cmapGlyphs[low] &+ UInt16(truncatingIfNeeded: code - cmapStarts[low])
     }
 
