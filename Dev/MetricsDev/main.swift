@@ -22,6 +22,26 @@ if command == "metrics" {
     print("wrote \(bytes.count) bytes")
     exit(0)
 }
+if command == "bench" {
+    let data = try Data(contentsOf: URL(fileURLWithPath: args[0]))
+    var strings = try JSONDecoder().decode([String].self, from: data)
+    if args.count > 1 && args[1] == "ascii" { strings = strings.filter { $0.utf8.allSatisfy { $0 < 0x80 } } }
+    let stack = FontStack.default
+    let chars = strings.reduce(0) { $0 + $1.count }
+    var total = 0
+    let t0 = Date()
+    var rounds = 0
+    while Date().timeIntervalSince(t0) < 2 {
+        for s in strings { total &+= stack.measure(s, size: 13).width }
+        rounds += 1
+    }
+    let dt = Date().timeIntervalSince(t0)
+    print("\(strings.count) labels, \(Double(chars * rounds) / dt / 1e6) M chars/s, \(Double(strings.count * rounds) / dt / 1e6) M labels/s (\(total))")
+    let t1 = Date()
+    for _ in 0..<100 { _ = try MetricsTable(contentsOf: MetricsTable.liberationSans.encoded()) }
+    print("table load: \(Date().timeIntervalSince(t1) / 100 * 1000) ms")
+    exit(0)
+}
 var fonts: [MetricsTable] = []
 var size = 16.0
 var spacing = 0.0

@@ -49,7 +49,7 @@ struct CorruptionTests {
             .compactMap { parser.tables[$0] }
             .filter { $0.length > 0 }
         var generator = SeededGenerator(state: 42)
-        for _ in 0..<150 {
+        for _ in 0..<80 {
             var bytes = original
             let table = targets[Int.random(in: 0..<targets.count, using: &generator)]
             for _ in 0..<Int.random(in: 1...8, using: &generator) {
@@ -66,7 +66,7 @@ struct CorruptionTests {
         for cut in stride(from: 0, to: original.count, by: max(1, original.count / 97)) {
             #expect(throws: FontError.self) { try MetricsTable(contentsOf: Array(original[0..<cut])) }
         }
-        for _ in 0..<200 {
+        for _ in 0..<120 {
             var bytes = original
             for _ in 0..<Int.random(in: 1...6, using: &generator) {
                 bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)

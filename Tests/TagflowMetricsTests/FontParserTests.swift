@@ -38,12 +38,12 @@ struct FontParserTests {
 
     @Test func findsDefaultLookupsPerScript() throws {
         let dejavu = try SystemFonts.table("dejavu").storage
-        let latin = try #require(dejavu.lookups(for: Script.latin.tag))
+        let latin = dejavu.scripts[try #require(dejavu.scriptIndex(for: Script.latin.tag))]
         #expect(latin.substitutions.contains(18))  // liga
         #expect(latin.positionings == [14, 15])  // kern
         #expect(!latin.usesKernTable)
         let liberation = try SystemFonts.table("liberation").storage
-        let common = try #require(liberation.lookups(for: Script.common.tag))
+        let common = liberation.scripts[try #require(liberation.scriptIndex(for: Script.common.tag))]
         #expect(common.positionings.isEmpty)
         #expect(common.usesKernTable)  // DFLT has no GPOS kern: HarfBuzz falls back to `kern`
     }

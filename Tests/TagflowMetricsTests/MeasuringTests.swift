@@ -76,6 +76,21 @@ struct ChromiumCase: Decodable, Sendable, CustomTestStringConvertible {
         #expect(stack.measure("", size: 13) == TextMeasurement(width: 0, height: 15 * 64))
     }
 
+    @Test(.enabled(if: SystemFonts.enabled, "needs Debian's fonts"), arguments: ["dejavu", "liberation", "inter"])
+    func fastPathsAgreeWithShaping(_ name: String) throws {
+        let stack = try SystemFonts.stack(name)
+        var generator = SeededGenerator(state: 99)
+        let alphabet = Array("AVWYTLPFaeoyrvw.,-:x0123456789 fil'\"()#+")
+        for _ in 0..<400 {
+            let length = Int.random(in: 1...12, using: &generator)
+            let text = String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+            for spacing in [0.0, 0.5] {
+                var general = Measurer(stack: stack, size: 13.5, letterSpacing: spacing)
+                #expect(stack.measure(text, size: 13.5, letterSpacing: spacing) == general.measure(text), "\(text)")
+            }
+        }
+    }
+
     @Test func letterSpacingIsAddedAfterEveryCluster() {
         let stack = FontStack.default
         let plain = stack.measure("e\u{301}👍🏽a", size: 16).width

@@ -84,6 +84,103 @@ struct Measurer {
         return (0x1F1E6...0x1F1FF).contains(first.value)
     }
 
+    /// Measures printable ASCII text without shaping when no substitution can apply to it and its
+    /// pair adjustments are precomputed: advances plus the pair matrix, no allocation.
+    static func measureSimpleASCII(
+        _ text: String, font: TableStorage, size: Double, letterSpacing: Double
+    ) -> TextMeasurement? {
+        var text = text
+        return text.withUTF8 { bytes -> TextMeasurement? in
+            guard !bytes.isEmpty else { return nil }
+            var hasLetter = false
+            return font.asciiAdvances.withUnsafeBufferPointer { advances -> TextMeasurement? in
+                for byte in bytes {
+                    guard byte >= 0x20 && byte <= 0x7E, advances[Int(byte) - 0x20] != 0xFFFF else { return nil }
+                    hasLetter = hasLetter || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
+                }
+                let scriptIndex = hasLetter ? font.latinIndex : font.commonIndex
+                let size = size.isFinite ? min(max(size, 0), 100_000) : 0
+                let letterSpacing = letterSpacing.isFinite ? min(max(letterSpacing, -100_000), 100_000) : 0
+                let scale = FontScale(font, size: size)
+                var total: Float = 0
+                if scriptIndex >= 0 {
+                    let mask: UInt8 = letterSpacing == 0 ? 1 : 2
+                    let ok = font.asciiTriggers[scriptIndex].withUnsafeBufferPointer { triggers -> Bool in
+                        for byte in bytes where triggers[Int(byte) - 0x20] & mask != 0 { return false }
+                        return true
+                    }
+                    guard ok else { return nil }
+                    let script = font.scripts[scriptIndex]
+                    let matrix = font.pairMatrices[scriptIndex]
+                    let positions = !script.positionings.isEmpty || (script.usesKernTable && font.kernTable != nil)
+                    if positions && matrix.isEmpty { return nil }
+                    matrix.withUnsafeBufferPointer { matrix in
+                        var previous = -1
+                        for byte in bytes {
+                            let slot = Int(byte) - 0x20
+                            if previous >= 0 {
+                                let advance = scale.advance(Int(advances[previous]))
+                                let adjustment = matrix.isEmpty ? 0 : scale.adjustment(matrix[previous * 95 + slot])
+                                total += Float(advance + adjustment) / 65536
+                            }
+                            previous = slot
+                        }
+                        total += Float(scale.advance(Int(advances[previous]))) / 65536
+                    }
+                } else {
+                    for byte in bytes { total += Float(scale.advance(Int(advances[Int(byte) - 0x20]))) / 65536 }
+                }
+                if letterSpacing != 0 { total += Float(letterSpacing) * Float(bytes.count) }
+                let width = total.isFinite ? Int((min(max(total, 0), 1e12) * 64).rounded(.up)) : 0
+                let metrics = VerticalMetrics(font, size: size)
+                return TextMeasurement(width: width, height: metrics.ascent + metrics.descent)
+            }
+        }
+    }
+
+    /// Measures printable ASCII text that the primary font covers without building clusters
+    /// (every byte is a grapheme cluster); `nil` when the text needs the general path.
+    static func measureASCII(
+        _ text: String, font: TableStorage, size: Double, letterSpacing: Double
+    ) -> TextMeasurement? {
+        var glyphs: [UInt16] = []
+        var hasLetter = false
+        var text = text
+        let ok = text.withUTF8 { bytes -> Bool in
+            glyphs.reserveCapacity(bytes.count)
+            for byte in bytes {
+                guard byte >= 0x20 && byte <= 0x7E else { return false }
+                let glyph = font.direct[Int(byte)]
+                guard glyph != 0 else { return false }
+                hasLetter = hasLetter || (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
+                glyphs.append(glyph)
+            }
+            return true
+        }
+        guard ok, !glyphs.isEmpty else { return nil }
+        let size = size.isFinite ? min(max(size, 0), 100_000) : 0
+        let letterSpacing = letterSpacing.isFinite ? min(max(letterSpacing, -100_000), 100_000) : 0
+        let scale = FontScale(font, size: size)
+        let features =
+            letterSpacing == 0 ? FeatureBit.required | FeatureBit.ligatures | FeatureBit.contextual : FeatureBit.required
+        var total: Float
+        let tag = hasLetter ? Script.latin.tag : Script.common.tag
+        let count = glyphs.count
+        if let scriptIndex = font.scriptIndex(for: tag) {
+            var shaper = Shaper(font: font, scriptIndex: scriptIndex)
+            shaper.glyphs = glyphs
+            shaper.unicodeMarks = [UInt8](repeating: 0, count: count)
+            total = shaper.width(features: features, scale: scale)
+        } else {
+            total = 0
+            for glyph in glyphs { total += Float(scale.advance(font.advance(glyph))) / 65536 }
+        }
+        if letterSpacing != 0 { total += Float(letterSpacing) * Float(count) }
+        let width = total.isFinite ? Int((min(max(total, 0), 1e12) * 64).rounded(.up)) : 0
+        let metrics = VerticalMetrics(font, size: size)
+        return TextMeasurement(width: width, height: metrics.ascent + metrics.descent)
+    }
+
     /// Measures one line of text.
     mutating func measure(_ text: String) -> TextMeasurement {
         var glyphs: [UInt16] = []
@@ -217,25 +314,18 @@ struct Measurer {
                 }
                 continue
             }
-            guard let lookups = font.lookups(for: segment.script.tag) ?? font.lookups(for: Script.common.tag) else {
+            guard let scriptIndex = font.scriptIndex(for: segment.script.tag) ?? font.scriptIndex(for: Script.common.tag)
+            else {
                 for index in segment.start..<segment.end {
-                    let isMark = font.glyphClasses.starts.isEmpty
-                        ? marks[index] != 0 : font.glyphClasses.classOf(glyphs[index]) == 3
+                    let isMark = font.glyphClasses.starts.isEmpty ? marks[index] != 0 : font.isMark(glyphs[index])
                     if !isMark { total += Float(scale.advance(font.advance(glyphs[index]))) / 65536 }
                 }
                 continue
             }
-            var shaper = Shaper(font: font, script: lookups)
+            var shaper = Shaper(font: font, scriptIndex: scriptIndex)
             shaper.glyphs = Array(glyphs[segment.start..<segment.end])
             shaper.unicodeMarks = Array(marks[segment.start..<segment.end])
-            shaper.substitute(features: features)
-            shaper.position()
-            for index in shaper.glyphs.indices {
-                if shaper.glyphClass(at: index) == 3 { continue }
-                let units = scale.advance(font.advance(shaper.glyphs[index]))
-                    + scale.adjustment(shaper.adjustments[index])
-                total += Float(units) / 65536
-            }
+            total += shaper.width(features: features, scale: scale)
         }
         if letterSpacing != 0 { total += letterSpacing * Float(clusters) }
         let width = total.isFinite ? Int((min(max(total, 0), 1e12) * 64).rounded(.up)) : 0

@@ -3,6 +3,7 @@
 struct Shaper {
     let font: TableStorage
     let script: ScriptLookups
+    let scriptIndex: Int
     /// Glyph ids.
     var glyphs: [UInt16] = []
     /// Per glyph: 1 when the glyph came from a nonspacing mark (used when the font has no GDEF).
@@ -12,9 +13,10 @@ struct Shaper {
     /// Lookup applications left before shaping gives up (HarfBuzz's `max_ops`), against hostile fonts.
     var budget = 0
 
-    init(font: TableStorage, script: ScriptLookups) {
+    init(font: TableStorage, scriptIndex: Int) {
         self.font = font
-        self.script = script
+        self.script = font.scripts[scriptIndex]
+        self.scriptIndex = scriptIndex
     }
 
     // MARK: Glyph properties
@@ -26,10 +28,18 @@ struct Shaper {
         return font.glyphClasses.classOf(glyphs[index])
     }
 
+    /// Whether the glyph at `index` is a mark (zero advance after positioning).
+    @inline(__always)
+    func isMark(at index: Int) -> Bool {
+        if font.glyphClasses.starts.isEmpty { return unicodeMarks[index] != 0 }
+        return font.isMark(glyphs[index])
+    }
+
     /// Whether a lookup with `flag` skips the glyph at `index`.
     @inline(__always)
     func ignores(_ index: Int, flag: UInt16) -> Bool {
         if flag & 0xFF0E == 0 { return false }
+        if flag & 0xFF06 == 0 { return isMark(at: index) }
         switch glyphClass(at: index) {
         case 1: return flag & 0x2 != 0
         case 2: return flag & 0x4 != 0
@@ -73,7 +83,7 @@ struct Shaper {
             if lookup.subtables.isEmpty { continue }
             var position = 0
             while position < glyphs.count {
-                if ignores(position, flag: lookup.flag) {
+                if !font.mayTrigger(lookupIndex, glyphs[position]) || ignores(position, flag: lookup.flag) {
                     position += 1
                     continue
                 }
@@ -252,11 +262,63 @@ struct Shaper {
     /// Applies the script's pair and single adjustments (GPOS `kern`, or the `kern` table).
     mutating func position() {
         adjustments = [Int32](repeating: 0, count: glyphs.count)
+        let matrix = font.pairMatrices[scriptIndex]
+        if !matrix.isEmpty {
+            positionWithMatrix(matrix)
+            return
+        }
         for lookupIndex in script.positionings {
             guard Int(lookupIndex) < font.positionings.count else { continue }
             apply(font.positionings[Int(lookupIndex)])
         }
         if script.usesKernTable, let kern = font.kernTable { apply(kern) }
+    }
+
+    /// Pair adjustments when every subtable adjusts only the first glyph: pairs of printable ASCII
+    /// glyphs take their precomputed sum; other glyphs go through each lookup.
+    private mutating func positionWithMatrix(_ matrix: [Int32]) {
+        let count = glyphs.count
+        let slots = font.glyphSlots
+        var lookups: [PositionLookup] = []
+        for index in script.positionings where Int(index) < font.positionings.count {
+            lookups.append(font.positionings[Int(index)])
+        }
+        if script.usesKernTable, let kern = font.kernTable { lookups.append(kern) }
+        for position in 0..<count {
+            if position + 1 < count {
+                let first = Int(glyphs[position])
+                let second = Int(glyphs[position + 1])
+                if first < slots.count && second < slots.count {
+                    let slot1 = Int(slots[first])
+                    let slot2 = Int(slots[second])
+                    if slot1 != 255 && slot2 != 255 {
+                        adjustments[position] &+= matrix[slot1 * 95 + slot2]
+                        continue
+                    }
+                }
+            }
+            for lookup in lookups where !ignores(position, flag: lookup.flag) {
+                guard let secondIndex = next(after: position, flag: lookup.flag) else { continue }
+                let first = glyphs[position]
+                let second = glyphs[secondIndex]
+                subtables: for subtable in lookup.subtables {
+                    switch subtable {
+                    case .single: break subtables
+                    case .pairs(let coverage, let pairs, _):
+                        guard coverage.value(first) != nil, let value = pairs[UInt32(first) << 16 | UInt32(second)]
+                        else { continue }
+                        adjustments[position] &+= Int32(value.first)
+                        break subtables
+                    case .classes(let coverage, let firstClasses, let secondClasses, let classCount, let values, _):
+                        guard coverage.value(first) != nil else { continue }
+                        let index = Int(firstClasses.classOf(first)) * classCount + Int(secondClasses.classOf(second))
+                        guard index < values.count else { continue }
+                        adjustments[position] &+= Int32(values[index].first)
+                        break subtables
+                    }
+                }
+            }
+        }
     }
 
     private mutating func apply(_ lookup: PositionLookup) {
@@ -299,5 +361,18 @@ struct Shaper {
             }
             if !advanced { position += 1 }
         }
+    }
+
+    /// Shapes the buffer and returns its width in px: advances plus adjustments, marks zeroed,
+    /// summed in single precision glyph by glyph as Chromium sums a run.
+    mutating func width(features: UInt8, scale: FontScale) -> Float {
+        substitute(features: features)
+        position()
+        var total: Float = 0
+        for index in glyphs.indices where !isMark(at: index) {
+            let units = scale.advance(font.advance(glyphs[index])) + scale.adjustment(adjustments[index])
+            total += Float(units) / 65536
+        }
+        return total
     }
 }
