@@ -15,21 +15,78 @@ let swiftSettings: [SwiftSetting] = [
 var products: [Product] = [
     // -- products --
     .library(name: "TagflowMetrics", targets: ["TagflowMetrics"]),
+    .executable(name: "tagflow", targets: ["tagflow"]),
+    .library(name: "TagflowMarkdown", targets: ["TagflowMarkdown"]),
+    .library(name: "TagflowCore", targets: ["TagflowCore"]),
 ]
 
 var dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     // -- dependencies --
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
 ]
 
 var targets: [Target] = [
     // -- targets --
     .target(name: "TagflowMetrics", swiftSettings: swiftSettings),
-    .executableTarget(name: "MetricsDev", dependencies: ["TagflowMetrics"], path: "Dev/MetricsDev"),
     .testTarget(
         name: "TagflowMetricsTests",
         dependencies: ["TagflowMetrics"],
         resources: [.copy("Fixtures")],
+        swiftSettings: swiftSettings
+    ),
+    .systemLibrary(
+        name: "CCmarkGFM",
+        pkgConfig: "libcmark-gfm",
+        providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
+    ),
+    .target(
+        name: "TagflowMarkdown",
+        dependencies: ["CCmarkGFM", .product(name: "Yams", package: "Yams")],
+        swiftSettings: swiftSettings
+    ),
+    .target(name: "CTagflowSupport"),
+    .target(
+        name: "TagflowCore",
+        dependencies: [
+            "TagflowMarkdown",
+            "CTagflowSupport",
+            .product(name: "Mustache", package: "swift-mustache"),
+            .product(name: "Yams", package: "Yams"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: swiftSettings
+    ),
+    .target(
+        name: "TagflowCommands",
+        dependencies: [
+            "TagflowCore",
+            "TagflowMetrics",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: swiftSettings
+    ),
+    .executableTarget(name: "tagflow", dependencies: ["TagflowCommands"], swiftSettings: swiftSettings),
+    .target(name: "TagflowTesting", dependencies: ["TagflowCore"], swiftSettings: swiftSettings),
+    .testTarget(
+        name: "TagflowMarkdownTests",
+        dependencies: ["TagflowMarkdown"],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(
+        name: "TagflowCoreTests",
+        dependencies: ["TagflowCore", "TagflowTesting"],
+        // Snapshots and the broken-site catalogue are read (and recorded) through #filePath.
+        exclude: ["Build/Snapshots", "Fixtures"],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(
+        name: "TagflowCommandsTests",
+        dependencies: ["TagflowCommands", "TagflowTesting"],
         swiftSettings: swiftSettings
     ),
 ]

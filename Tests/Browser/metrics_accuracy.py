@@ -261,7 +261,7 @@ def chromium_measure(labels, runs, fonts):
 
 def tagflow_measure(tagflow, labels, run, fonts):
     cmd = [tagflow, "measure", "--font", fonts[run[1]], "--fallback", fonts["cjk"],
-           "--fallback", fonts["emoji"], "--size", str(run[2]), "--letter-spacing", str(run[3])]
+           "--fallback", fonts["emoji"], "--size=%s" % run[2], "--letter-spacing=%s" % run[3]]
     proc = subprocess.run(cmd, input=json.dumps(labels, ensure_ascii=False), capture_output=True,
                           text=True)
     if proc.returncode != 0:

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import TagflowCore
+
+/// `tagflow build`: builds a site into a folder.
+struct BuildCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Build a site into a folder of static files.",
+        discussion: """
+            Reads SITE/site.yml, posts/, pages/, templates/ and static/, and writes the site into \
+            the output folder atomically: a failed build leaves the previous output untouched. \
+            Exits with 1 when the site has errors, 2 on bad usage.
+            """
+    )
+
+    @Argument(help: "The site folder.", completion: .directory)
+    var site: String = "."
+
+    @Option(
+        name: .shortAndLong, help: "The output folder (default: the site's paths.output, _site).",
+        completion: .directory)
+    var output: String?
+
+    @Option(name: .customLong("base-url"), help: "The URL the site is published at, e.g. https://me.github.io/blog/.")
+    var baseURL: String?
+
+    @Flag(help: "Publish draft posts too.")
+    var drafts = false
+
+    @Flag(help: "Treat warnings as errors.")
+    var strict = false
+
+    @Flag(name: .shortAndLong, help: "Print only errors and warnings.")
+    var quiet = false
+
+    func validate() throws {
+        if let baseURL, !(baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://") || baseURL.hasPrefix("/")) {
+            throw ValidationError("--base-url must start with http://, https:// or /, not '\(baseURL)'")
+        }
+    }
+
+    func run() async throws {
+        let siteURL = URL(fileURLWithPath: site)
+        let builder = SiteBuilder(
+            siteRoot: siteURL, options: BuildOptions(includeDrafts: drafts, baseURL: baseURL, strict: strict),
+            plugins: DefaultPlugins.all)
+        let report = try await builder.build(to: output.map { URL(fileURLWithPath: $0) })
+        Console.printDiagnostics(report.warnings)
+        if !quiet {
+            let warnings =
+                report.warnings.isEmpty
+                ? "" : ", \(report.warnings.count) warning\(report.warnings.count == 1 ? "" : "s")"
+            print(
+                "Built \(report.pageCount) pages (\(report.postCount) posts, \(report.tagCount) tags) into "
+                    + "\(report.output.path) in \(String(format: "%.2f", report.seconds)) s\(warnings)")
+        }
+    }
+}
+
+/// The plugins every `tagflow build` installs.
+enum DefaultPlugins {
+    static let all: [Plugin] = []
+}

@@ -1,0 +1,33 @@
+import Foundation
+import TagflowCore
+
+/// Writes messages for people: diagnostics to standard error like a compiler, in colour on a
+/// terminal unless `NO_COLOR` is set.
+enum Console {
+    static let useColor: Bool = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+
+    static func standardError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ message: String) {
+        standardError(paint("error:", "1;31") + " " + message)
+    }
+
+    static func printDiagnostics(_ diagnostics: [Diagnostic]) {
+        for diagnostic in diagnostics {
+            var text = diagnostic.description
+            if useColor {
+                let word = diagnostic.severity.rawValue + ":"
+                text = text.replacingOccurrences(
+                    of: word, with: paint(word, diagnostic.severity == .error ? "1;31" : "1;33"), options: [],
+                    range: text.range(of: word))
+            }
+            standardError(text)
+        }
+    }
+
+    private static func paint(_ text: String, _ code: String) -> String {
+        useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}

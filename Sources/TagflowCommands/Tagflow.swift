@@ -1,0 +1,70 @@
+public import ArgumentParser
+import Foundation
+import TagflowCore
+
+/// The `tagflow` command.
+public struct Tagflow: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "tagflow",
+        abstract: "A static site generator for blogs with tags, laid out at build time.",
+        version: TagflowVersion.current,
+        subcommands: [BuildCommand.self, NewCommand.self, MetricsCommand.self, MeasureCommand.self],
+        defaultSubcommand: nil
+    )
+
+    public init() {}
+}
+
+/// Runs `tagflow` with arguments and returns its exit status: 0 on success, 1 when the site has
+/// errors, 2 on bad usage.
+public enum TagflowCLI {
+    /// Exit status for a site with errors.
+    public static let siteErrorStatus: Int32 = 1
+    /// Exit status for bad usage.
+    public static let usageErrorStatus: Int32 = 2
+
+    /// Parses `arguments` (without the program name), runs the command and reports errors.
+    public static func run(_ arguments: [String]) async -> Int32 {
+        do {
+            var command = try Tagflow.parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            return 0
+        } catch let failure as BuildFailure {
+            Console.printDiagnostics(failure.diagnostics)
+            let errors = failure.diagnostics.filter { $0.severity == .error }.count
+            let warnings = failure.diagnostics.count - errors
+            let counted =
+                errors > 0
+                ? "\(errors) error\(errors == 1 ? "" : "s")"
+                : "\(warnings) warning\(warnings == 1 ? "" : "s") (--strict)"
+            Console.error("build failed: \(counted)")
+            return siteErrorStatus
+        } catch let error as TagflowError {
+            Console.printDiagnostics([Diagnostic(.error, error)])
+            return siteErrorStatus
+        } catch {
+            let code = Tagflow.exitCode(for: error)
+            let message = Tagflow.fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                return 0
+            }
+            if code == .validationFailure {
+                Console.standardError(message)
+                return usageErrorStatus
+            }
+            if !message.isEmpty { Console.error(message) }
+            return code.rawValue
+        }
+    }
+}
+
+/// The version printed by `tagflow --version`, also part of cache keys.
+public enum TagflowVersion {
+    /// The current version.
+    public static let current = "0.1.0"
+}

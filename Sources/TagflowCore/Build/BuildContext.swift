@@ -1,0 +1,68 @@
+public import Foundation
+
+/// Options of one build.
+public struct BuildOptions: Sendable, Hashable {
+    /// Publish posts marked `draft: true` too.
+    public var includeDrafts = false
+    /// Use this base URL instead of the one in `site.yml` (for a site served under a sub-path).
+    public var baseURL: String?
+    /// Treat warnings as errors.
+    public var strict = false
+
+    /// Creates options.
+    public init(includeDrafts: Bool = false, baseURL: String? = nil, strict: Bool = false) {
+        self.includeDrafts = includeDrafts
+        self.baseURL = baseURL
+        self.strict = strict
+    }
+}
+
+/// The state a build passes from step to step.
+public struct BuildContext: Sendable {
+    /// The site folder.
+    public let siteRoot: URL
+    /// This build's options.
+    public let options: BuildOptions
+    /// The settings, once read.
+    public var config = SiteConfig()
+    /// What plugins registered.
+    public var plugins: PluginContext
+    /// The templates, once loaded.
+    public var theme: Theme?
+    /// The content, once loaded.
+    public var site: Site?
+    /// The output, once rendered.
+    public var files: [OutputFile] = []
+    /// Static files to copy: source and output path.
+    public var staticFiles: [(source: URL, path: String)] = []
+    /// Everything found so far.
+    public var diagnostics: [Diagnostic] = []
+    /// Seconds spent in each step, in order.
+    public var timings: [(step: String, seconds: Double)] = []
+
+    init(siteRoot: URL, options: BuildOptions) {
+        self.siteRoot = siteRoot
+        self.options = options
+        self.plugins = PluginContext(config: SiteConfig(), siteRoot: siteRoot)
+    }
+
+    /// Throws when errors were found (or warnings, in strict mode).
+    func failIfNeeded() throws(BuildFailure) {
+        let failing = diagnostics.contains { $0.severity == .error || (options.strict && $0.severity == .warning) }
+        if failing { throw BuildFailure(diagnostics: diagnostics.sortedForDisplay()) }
+    }
+}
+
+/// One named step of a build (`.step("content") { context in … }`).
+public struct BuildStep: Sendable {
+    /// The step's name, for timings and messages.
+    public let name: String
+    let body: @Sendable (inout BuildContext) async throws(BuildFailure) -> Void
+
+    /// Creates a step.
+    public static func step(
+        _ name: String, _ body: @escaping @Sendable (inout BuildContext) async throws(BuildFailure) -> Void
+    ) -> BuildStep {
+        BuildStep(name: name, body: body)
+    }
+}

@@ -1,0 +1,281 @@
+public import Foundation
+import TagflowMarkdown
+
+/// Builds a site folder into a static website.
+///
+/// ```swift
+/// let report = try await SiteBuilder(siteRoot: URL(filePath: "site-example")).build(to: URL(filePath: "_site"))
+/// print(report.pageCount)
+/// ```
+///
+/// The steps run in order: read `site.yml`, install plugins, load templates and content (every
+/// bad file is reported), build the taxonomy, render every page in parallel, and write the output
+/// atomically. Only the first steps and the last touch the file system.
+public struct SiteBuilder: Sendable {
+    /// The site folder.
+    public let siteRoot: URL
+    /// Build options.
+    public let options: BuildOptions
+    /// Plugins, installed in order.
+    public let plugins: [Plugin]
+
+    /// Creates a builder.
+    public init(siteRoot: URL, options: BuildOptions = BuildOptions(), plugins: [Plugin] = []) {
+        self.siteRoot = siteRoot.standardizedFileURL
+        self.options = options
+        self.plugins = plugins
+    }
+
+    /// The steps up to and including rendering, in order.
+    public var steps: [BuildStep] {
+        [
+            .step("config", Self.readConfig),
+            .step("plugins") { [plugins] context throws(BuildFailure) in try Self.installPlugins(plugins, &context) },
+            .step("templates", Self.loadTheme),
+            .step("content", Self.loadContent),
+            .step("taxonomy", Self.assemble),
+            .step("render", Self.render),
+        ]
+    }
+
+    /// Reads, checks and renders the site without writing anything.
+    ///
+    /// - Returns: The context after rendering, with the files and the warnings.
+    /// - Throws: ``BuildFailure`` with every error found.
+    public func run() async throws(BuildFailure) -> BuildContext {
+        var context = BuildContext(siteRoot: siteRoot, options: options)
+        for step in steps {
+            let start = ContinuousClock.now
+            try await step.body(&context)
+            context.timings.append((step.name, (ContinuousClock.now - start).seconds))
+        }
+        try context.failIfNeeded()
+        return context
+    }
+
+    /// Builds the site into `output` (or the config's `paths.output`, relative to the site).
+    ///
+    /// - Returns: What was written.
+    /// - Throws: ``BuildFailure``; the previous output is then untouched.
+    @discardableResult
+    public func build(to output: URL? = nil) async throws(BuildFailure) -> BuildReport {
+        let start = ContinuousClock.now
+        var context = try await run()
+        let target = output ?? URL(fileURLWithPath: context.config.paths.output, relativeTo: siteRoot)
+        let writer = OutputWriter(target: target)
+        try writer.validate(siteRoot: siteRoot)
+        let writeStart = ContinuousClock.now
+        try await writer.write(context.files, staticFiles: context.staticFiles)
+        context.timings.append(("write", (ContinuousClock.now - writeStart).seconds))
+        return BuildReport(
+            output: writer.target,
+            pageCount: context.files.filter { $0.path.hasSuffix(".html") }.count,
+            fileCount: context.files.count + context.staticFiles.count,
+            byteCount: context.files.reduce(0) { $0 + $1.contents.count },
+            postCount: context.site?.posts.count ?? 0,
+            tagCount: context.site?.taxonomy.tags.count ?? 0,
+            warnings: context.diagnostics.filter { $0.severity == .warning }.sortedForDisplay(),
+            timings: context.timings,
+            seconds: (ContinuousClock.now - start).seconds)
+    }
+
+    // MARK: Steps
+
+    static func readConfig(_ context: inout BuildContext) throws(BuildFailure) {
+        let url = context.siteRoot.appendingPathComponent("site.yml")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: context.siteRoot.path, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        else {
+            throw BuildFailure(diagnostics: [
+                Diagnostic(
+                    .error,
+                    TagflowError(
+                        location: SourceLocation(path: context.siteRoot.path), step: "config",
+                        message: "site folder not found", hint: "create one with `tagflow new site DIR`"))
+            ])
+        }
+        if FileManager.default.fileExists(atPath: url.path) {
+            guard let data = FileManager.default.contents(atPath: url.path), let text = SourceText.decode(data) else {
+                throw BuildFailure(diagnostics: [
+                    Diagnostic(
+                        .error,
+                        TagflowError(
+                            location: SourceLocation(path: "site.yml"), step: "config",
+                            message: "cannot read site.yml as UTF-8 text"))
+                ])
+            }
+            let (config, warnings) = try SiteConfig.parse(text, path: "site.yml")
+            context.config = config
+            context.diagnostics += warnings
+        } else {
+            context.diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    TagflowError(
+                        location: SourceLocation(path: "site.yml"), step: "config",
+                        message: "no site.yml; using the default settings",
+                        hint: "`tagflow new site DIR` writes a commented one")))
+        }
+        if let baseURL = context.options.baseURL { context.config.baseURL = SiteConfig.normalizedBaseURL(baseURL) }
+    }
+
+    static func installPlugins(_ plugins: [Plugin], _ context: inout BuildContext) throws(BuildFailure) {
+        var pluginContext = PluginContext(config: context.config, siteRoot: context.siteRoot)
+        for plugin in plugins {
+            do {
+                try plugin.install(&pluginContext)
+            } catch let failure as BuildFailure {
+                context.diagnostics += failure.diagnostics
+            } catch let error as TagflowError {
+                context.diagnostics.append(Diagnostic(.error, error))
+            } catch {
+                context.diagnostics.append(
+                    Diagnostic(
+                        .error,
+                        TagflowError(
+                            step: "plugins", message: "plugin '\(plugin.name)' failed: \(error)", underlying: error)))
+            }
+        }
+        context.diagnostics += pluginContext.diagnostics
+        pluginContext.diagnostics = []
+        context.plugins = pluginContext
+    }
+
+    static func loadTheme(_ context: inout BuildContext) throws(BuildFailure) {
+        do {
+            let theme = try Theme.load(siteRoot: context.siteRoot, folder: context.config.paths.templates)
+            for name in Theme.requiredTemplates where !theme.hasTemplate(name) {
+                context.diagnostics.append(
+                    Diagnostic(.error, TagflowError(step: "templates", message: "template '\(name)' is missing")))
+            }
+            context.theme = theme
+        } catch {
+            context.diagnostics += error.diagnostics
+        }
+    }
+
+    static func loadContent(_ context: inout BuildContext) async throws(BuildFailure) {
+        let config = context.config
+        let options = MarkdownOptions(
+            allowsRawHTML: config.markdown.unsafe, smartPunctuation: config.markdown.smartPunctuation,
+            hardBreaks: config.markdown.hardBreaks, embedLanguages: Set(context.plugins.embedRenderers.keys),
+            rootPathPrefix: config.basePath)
+        let timeZone = ContentDate.timeZone(named: config.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
+        let loader = ContentLoader(
+            siteRoot: context.siteRoot, config: config, markdown: MarkdownRenderer(options: options),
+            timeZone: timeZone,
+            templateNames: Set(context.theme?.origins.keys ?? [:].keys))
+        let loaded = await loader.load()
+        context.diagnostics += loaded.diagnostics
+        var posts = loaded.posts
+        if !context.options.includeDrafts { posts.removeAll { $0.isDraft } }
+        context.diagnostics += duplicateProblems(posts: loaded.posts, pages: loaded.pages)
+        context.site = Site(config: config, posts: posts, pages: loaded.pages)
+        context.staticFiles = staticFiles(context)
+        try context.failIfNeeded()
+    }
+
+    /// Two posts (or two pages) with one slug would write one page; pages must not take the
+    /// site's own top-level names.
+    static func duplicateProblems(posts: [Post], pages: [Page]) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        func check(_ items: [(slug: Slug, path: String)], kind: String, url: (Slug) -> String) {
+            var owners: [Slug: String] = [:]
+            for item in items.sorted(by: { $0.path < $1.path }) {
+                if let first = owners[item.slug] {
+                    problems.append(
+                        Diagnostic(
+                            .error,
+                            TagflowError(
+                                location: SourceLocation(path: item.path), step: "content",
+                                message:
+                                    "\(kind) '\(item.slug)' is also the slug of \(first); both would be written to \(url(item.slug))",
+                                hint: "give one of them a different `slug:` in its front matter")))
+                } else {
+                    owners[item.slug] = item.path
+                }
+            }
+        }
+        check(posts.map { ($0.slug, $0.sourcePath) }, kind: "slug", url: Routes.post)
+        check(pages.map { ($0.slug, $0.sourcePath) }, kind: "slug", url: Routes.page)
+        for page in pages where Routes.reservedPageSlugs.contains(page.slug.rawValue) {
+            problems.append(
+                Diagnostic(
+                    .error,
+                    TagflowError(
+                        location: SourceLocation(path: page.sourcePath), step: "content",
+                        message: "a page cannot use the slug '\(page.slug)': the site's own pages live there",
+                        hint: "set another `slug:` in its front matter")))
+        }
+        return problems
+    }
+
+    static func staticFiles(_ context: BuildContext) -> [(source: URL, path: String)] {
+        let folder = context.config.paths.static
+        let listing = SiteFiles.allFiles(under: folder, in: context.siteRoot)
+        return listing.files.map { path in
+            (context.siteRoot.appendingPathComponent(path), String(path.dropFirst(folder.count + 1)))
+        }
+    }
+
+    static func assemble(_ context: inout BuildContext) throws(BuildFailure) {
+        guard let site = context.site else { return }
+        let (assembled, diagnostics) = Site.assemble(config: site.config, posts: site.posts, pages: site.pages)
+        context.site = assembled
+        context.diagnostics += diagnostics
+        try context.failIfNeeded()
+    }
+
+    static func render(_ context: inout BuildContext) async throws(BuildFailure) {
+        guard let site = context.site, let theme = context.theme else { return }
+        let renderer = SiteRenderer(site: site, theme: theme, hooks: context.plugins)
+        let (files, diagnostics) = await renderer.render()
+        context.diagnostics += diagnostics
+        var rendered = files
+        // A static file replaces a theme or plugin asset of the same path, but not a page.
+        let staticPaths = Set(context.staticFiles.map(\.path))
+        let pagePaths = Set(files.filter { !$0.path.hasPrefix("assets/") }.map(\.path))
+        for path in staticPaths.intersection(pagePaths).sorted() {
+            context.diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    TagflowError(
+                        location: SourceLocation(path: "\(context.config.paths.static)/\(path)"), step: "render",
+                        message: "static file has the same path as a generated page; the page is kept")))
+        }
+        context.staticFiles.removeAll { pagePaths.contains($0.path) }
+        rendered.removeAll { staticPaths.contains($0.path) && !pagePaths.contains($0.path) }
+        context.files = rendered
+        try context.failIfNeeded()
+    }
+}
+
+/// What a build wrote.
+public struct BuildReport: Sendable {
+    /// The output folder.
+    public var output: URL
+    /// HTML pages written.
+    public var pageCount: Int
+    /// All files written, static files included.
+    public var fileCount: Int
+    /// Bytes of generated files.
+    public var byteCount: Int
+    /// Posts published.
+    public var postCount: Int
+    /// Distinct tags.
+    public var tagCount: Int
+    /// Warnings, sorted by location.
+    public var warnings: [Diagnostic]
+    /// Seconds per step.
+    public var timings: [(step: String, seconds: Double)]
+    /// Seconds in all.
+    public var seconds: Double
+}
+
+extension Duration {
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import TagflowMarkdown
+
+/// A site's settings, read from `site.yml`.
+///
+/// Every key is optional; the defaults make a working blog.
+///
+/// ```yaml
+/// title: Mira's notes
+/// base_url: https://mira.example/
+/// posts_per_page: 10
+/// markdown: { unsafe: false }
+/// ```
+public struct SiteConfig: Sendable, Hashable {
+    /// The site's name, shown in the header and the feed.
+    public var title = "My Tagflow Blog"
+    /// One sentence about the site, for the home page and the feed.
+    public var description = ""
+    /// The absolute URL the site is published at, ending in `/` (`https://example.org/blog/`).
+    public var baseURL = "http://localhost:8000/"
+    /// The site's language, a BCP 47 tag (`en`, `de-CH`).
+    public var language = "en"
+    /// The author's name, for the feed and page metadata.
+    public var author = ""
+    /// The time zone for dates written without one, as a tz database name (`Europe/Zurich`).
+    public var timeZone = "UTC"
+    /// Posts per page on the home page and on tag pages.
+    public var postsPerPage = 10
+    /// Posts in the Atom feed.
+    public var feedEntries = 20
+    /// Where things are, relative to the site folder.
+    public var paths = Paths()
+    /// How Markdown is rendered.
+    public var markdown = Markdown()
+
+    /// Folder settings.
+    public struct Paths: Sendable, Hashable {
+        /// The folder holding `posts/` and `pages/`.
+        public var content = "."
+        /// The folder whose `.mustache` files override the built-in theme.
+        public var templates = "templates"
+        /// The folder copied as is into the output.
+        public var `static` = "static"
+        /// Where the site is written when no `--output` is given.
+        public var output = "_site"
+        public init() {}
+    }
+
+    /// Markdown settings.
+    public struct Markdown: Sendable, Hashable {
+        /// Keep raw HTML written in Markdown (off: it is dropped).
+        public var unsafe = false
+        /// Typographic quotes and dashes.
+        public var smartPunctuation = false
+        /// Soft line breaks become `<br>`.
+        public var hardBreaks = false
+        public init() {}
+    }
+
+    /// The default configuration.
+    public init() {}
+
+    /// The path part of ``baseURL`` without the trailing slash (`/blog`, or empty at the root).
+    public var basePath: String {
+        var path = Self.path(of: baseURL)
+        while path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+
+    /// `baseURL` without the trailing slash, for building absolute URLs (`https://example.org/blog`).
+    public var baseURLWithoutSlash: String {
+        var url = baseURL
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
+    }
+
+    static func path(of url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url.hasPrefix("/") ? url : "/" + url }
+        let afterScheme = url[scheme.upperBound...]
+        guard let slash = afterScheme.firstIndex(of: "/") else { return "/" }
+        return String(afterScheme[slash...])
+    }
+}
+
+extension SiteConfig {
+    /// Every key `site.yml` accepts, in the order the reference lists them (a test checks the docs).
+    public static let knownKeys: [String] = [
+        "title", "description", "base_url", "language", "author", "timezone", "posts_per_page", "feed_entries",
+        "paths.content", "paths.templates", "paths.static", "paths.output",
+        "markdown.unsafe", "markdown.smart_punctuation", "markdown.hard_breaks",
+    ]
+
+    /// Keys other tools put in the same file, accepted without a warning (Hugo's `baseURL` is read as
+    /// `base_url` when that is absent).
+    static let toleratedKeys: Set<String> = ["baseURL", "baseurl"]
+
+    /// Reads `site.yml` text.
+    ///
+    /// - Parameters:
+    ///   - yaml: The file's text.
+    ///   - path: The file's path for messages (`site.yml`).
+    /// - Returns: The configuration and warnings (unknown keys).
+    /// - Throws: ``BuildFailure`` listing every bad value.
+    public static func parse(_ yaml: String, path: String = "site.yml") throws(BuildFailure) -> (
+        SiteConfig, [Diagnostic]
+    ) {
+        let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+        let mapping: YAMLMapping
+        do {
+            mapping = try YAMLReader.mapping(from: yaml)
+        } catch {
+            let line = error.line
+            throw BuildFailure(diagnostics: [
+                Diagnostic(
+                    .error,
+                    TagflowError(
+                        location: SourceLocation(path: path, line: line, column: error.column), step: "config",
+                        message: error.message.replacingOccurrences(of: "front matter", with: "site config"),
+                        hint: error.hint, sourceLine: line - 1 < lines.count ? String(lines[line - 1]) : nil))
+            ])
+        }
+        var reader = ConfigReader(path: path, lines: lines)
+        var config = SiteConfig()
+        reader.read(mapping, prefix: "") { key, entry, reader in
+            switch key {
+            case "title": reader.string(entry) { config.title = $0 }
+            case "description": reader.string(entry) { config.description = $0 }
+            case "base_url": reader.string(entry) { config.baseURL = Self.normalizedBaseURL($0) }
+            case "baseURL", "baseurl":
+                if mapping["base_url"] == nil { reader.string(entry) { config.baseURL = Self.normalizedBaseURL($0) } }
+            case "language": reader.string(entry) { config.language = $0 }
+            case "author": reader.string(entry) { config.author = $0 }
+            case "timezone":
+                if let name = reader.string(entry) {
+                    if ContentDate.timeZone(named: name) == nil {
+                        reader.error(
+                            entry, "unknown time zone '\(name)'",
+                            hint: "use a tz database name such as 'UTC' or 'Europe/Zurich'")
+                    } else {
+                        config.timeZone = name
+                    }
+                }
+            case "posts_per_page": reader.positiveInt(entry) { config.postsPerPage = $0 }
+            case "feed_entries": reader.positiveInt(entry) { config.feedEntries = $0 }
+            case "paths.content": reader.relativePath(entry) { config.paths.content = $0 }
+            case "paths.templates": reader.relativePath(entry) { config.paths.templates = $0 }
+            case "paths.static": reader.relativePath(entry) { config.paths.static = $0 }
+            case "paths.output": reader.string(entry) { config.paths.output = $0 }
+            case "markdown.unsafe": reader.bool(entry) { config.markdown.unsafe = $0 }
+            case "markdown.smart_punctuation": reader.bool(entry) { config.markdown.smartPunctuation = $0 }
+            case "markdown.hard_breaks": reader.bool(entry) { config.markdown.hardBreaks = $0 }
+            default: return false
+            }
+            return true
+        }
+        if reader.diagnostics.contains(where: { $0.severity == .error }) {
+            throw BuildFailure(diagnostics: reader.diagnostics.sortedForDisplay())
+        }
+        return (config, reader.diagnostics)
+    }
+
+    static func normalizedBaseURL(_ url: String) -> String {
+        var url = url.trimmingCharacters(in: .whitespaces)
+        if !url.hasSuffix("/") { url += "/" }
+        return url
+    }
+}
+
+/// Reads typed values out of a YAML mapping, collecting errors (wrong types) and warnings (unknown keys).
+struct ConfigReader {
+    let path: String
+    let lines: [Substring]
+    var diagnostics: [Diagnostic] = []
+
+    /// Visits every key, nested mappings with dotted keys (`paths.output`).
+    ///
+    /// `handle` returns false for a key it does not know.
+    mutating func read(
+        _ mapping: YAMLMapping, prefix: String,
+        handle: (String, YAMLMapping.Entry, inout ConfigReader) -> Bool
+    ) {
+        for entry in mapping.entries {
+            let key = prefix.isEmpty ? entry.key : "\(prefix).\(entry.key)"
+            if case .map(let nested) = entry.value,
+                SiteConfig.knownKeys.contains(where: { $0.hasPrefix(key + ".") })
+            {
+                read(nested, prefix: key, handle: handle)
+                continue
+            }
+            if !handle(key, entry, &self) {
+                if SiteConfig.knownKeys.contains(where: { $0.hasPrefix(key + ".") }) {
+                    error(entry, "'\(key)' must be a mapping, not \(entry.value.kindName)")
+                } else if !SiteConfig.toleratedKeys.contains(key) {
+                    warning(entry, "unknown config key '\(key)' is ignored", hint: suggestion(for: key))
+                }
+            }
+        }
+    }
+
+    private func suggestion(for key: String) -> String? {
+        let lower = key.lowercased().replacingOccurrences(of: "-", with: "_")
+        if let match = SiteConfig.knownKeys.first(where: { $0 == lower || $0.hasSuffix("." + lower) }) {
+            return "did you mean '\(match)'?"
+        }
+        return "see the configuration reference in README.md for the keys Tagflow reads"
+    }
+
+    mutating func string(_ entry: YAMLMapping.Entry, _ assign: (String) -> Void) {
+        if let text = string(entry) { assign(text) }
+    }
+
+    mutating func string(_ entry: YAMLMapping.Entry) -> String? {
+        switch entry.value {
+        case .string(let text): return text
+        case .int, .double, .bool: return entry.value.scalarText ?? ""
+        default:
+            error(entry, "'\(entry.key)' must be a string, not \(entry.value.kindName)")
+            return nil
+        }
+    }
+
+    mutating func bool(_ entry: YAMLMapping.Entry, _ assign: (Bool) -> Void) {
+        guard case .bool(let value) = entry.value else {
+            error(entry, "'\(entry.key)' must be true or false, not \(entry.value.kindName)")
+            return
+        }
+        assign(value)
+    }
+
+    mutating func positiveInt(_ entry: YAMLMapping.Entry, _ assign: (Int) -> Void) {
+        guard case .int(let value) = entry.value, value > 0 else {
+            error(entry, "'\(entry.key)' must be a whole number greater than 0")
+            return
+        }
+        assign(value)
+    }
+
+    mutating func relativePath(_ entry: YAMLMapping.Entry, _ assign: (String) -> Void) {
+        guard let path = string(entry) else { return }
+        if path.hasPrefix("/") || path.split(separator: "/").contains("..") {
+            error(entry, "'\(entry.key)' must be a folder inside the site, not '\(path)'")
+        } else {
+            assign(path)
+        }
+    }
+
+    mutating func error(_ entry: YAMLMapping.Entry, _ message: String, hint: String? = nil) {
+        diagnostics.append(Diagnostic(.error, tagflowError(entry, message, hint: hint)))
+    }
+
+    mutating func warning(_ entry: YAMLMapping.Entry, _ message: String, hint: String? = nil) {
+        diagnostics.append(Diagnostic(.warning, tagflowError(entry, message, hint: hint)))
+    }
+
+    private func tagflowError(_ entry: YAMLMapping.Entry, _ message: String, hint: String?) -> TagflowError {
+        TagflowError(
+            location: SourceLocation(path: path, line: entry.line, column: entry.column), step: "config",
+            message: message, hint: hint,
+            sourceLine: entry.line - 1 < lines.count ? String(lines[entry.line - 1]) : nil)
+    }
+}

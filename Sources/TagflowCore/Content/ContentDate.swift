@@ -1,0 +1,204 @@
+public import Foundation
+
+/// A post's date: an instant, independent of the machine's time zone and locale.
+///
+/// Read from front matter (`2024-03-05`, `2024-03-05 09:30`, `2024-03-05T09:30:00+02:00`,
+/// `…Z`) or from a `YYYY-MM-DD-` file name prefix. A date written without a zone is in the
+/// site's time zone. Never read from file system times, which CI checkouts reset.
+public struct ContentDate: Sendable, Hashable, Comparable {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    public var secondsSince1970: Int64
+
+    /// Creates a date from seconds since the Unix epoch.
+    public init(secondsSince1970: Int64) { self.secondsSince1970 = secondsSince1970 }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.secondsSince1970 < rhs.secondsSince1970 }
+
+    /// Parses a front matter date.
+    ///
+    /// - Parameters:
+    ///   - text: The date as written.
+    ///   - timeZone: The zone for dates and times written without one.
+    /// - Returns: The date, or `nil` when `text` is not one of the accepted forms or not a real day.
+    public static func parse(_ text: String, timeZone: TimeZone) -> ContentDate? {
+        var scanner = DigitScanner(text.trimmingCharacters(in: .whitespaces))
+        guard let year = scanner.number(digits: 4), scanner.skip("-"),
+            let month = scanner.number(digits: 2), scanner.skip("-"),
+            let day = scanner.number(digits: 2), (1...12).contains(month), (1...daysIn(month, year)).contains(day)
+        else { return nil }
+        var hour = 0
+        var minute = 0
+        var second = 0
+        var offset: Int?
+        if scanner.skip("T") || scanner.skip("t") || scanner.skip(" ") {
+            guard let h = scanner.number(digits: 2), scanner.skip(":"), let m = scanner.number(digits: 2),
+                h < 24, m < 60
+            else { return nil }
+            hour = h
+            minute = m
+            if scanner.skip(":") {
+                guard let s = scanner.number(digits: 2), s < 61 else { return nil }
+                second = min(s, 59)
+                if scanner.skip(".") || scanner.skip(",") {
+                    guard scanner.skipDigits() else { return nil }
+                }
+            }
+            _ = scanner.skip(" ")
+            if scanner.skip("Z") || scanner.skip("z") {
+                offset = 0
+            } else if let sign = scanner.sign() {
+                guard let oh = scanner.number(digits: 2), oh < 24 else { return nil }
+                _ = scanner.skip(":")
+                let om = scanner.number(digits: 2) ?? 0
+                guard om < 60 else { return nil }
+                offset = sign * (oh * 3600 + om * 60)
+            }
+        }
+        guard scanner.atEnd else { return nil }
+        let local =
+            Int64(daysFromCivil(year: year, month: month, day: day)) * 86_400
+            + Int64(hour * 3600 + minute * 60 + second)
+        if let offset { return ContentDate(secondsSince1970: local - Int64(offset)) }
+        // Local wall time in `timeZone`: guess with the offset at that instant, then correct once.
+        let guess = local - Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local))))
+        let corrected = local - Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(guess))))
+        return ContentDate(secondsSince1970: corrected)
+    }
+
+    /// The date from a `YYYY-MM-DD-` file name prefix, at midnight in `timeZone`.
+    public static func fromFileName(_ name: String, timeZone: TimeZone) -> ContentDate? {
+        let utf8 = Array(name.utf8.prefix(11))
+        guard utf8.count == 11, utf8[10] == UInt8(ascii: "-") else { return nil }
+        return parse(String(decoding: utf8[0..<10], as: UTF8.self), timeZone: timeZone)
+    }
+
+    /// The time zone with a tz database name, or `nil`.
+    public static func timeZone(named name: String) -> TimeZone? {
+        if name == "UTC" || name == "Z" { return TimeZone(identifier: "UTC") }
+        return TimeZone(identifier: name)
+    }
+
+    /// The calendar fields of this instant in `timeZone`.
+    public func components(in timeZone: TimeZone) -> (
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int
+    ) {
+        let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(secondsSince1970)))
+        let local = secondsSince1970 + Int64(offset)
+        let days = Int(local.floorDivided(by: 86_400))
+        let secondsOfDay = Int(local - Int64(days) * 86_400)
+        let (year, month, day) = Self.civil(fromDays: days)
+        return (year, month, day, secondsOfDay / 3600, secondsOfDay % 3600 / 60, secondsOfDay % 60, offset)
+    }
+
+    /// `2024-03-05`.
+    public func isoDay(in timeZone: TimeZone) -> String {
+        let c = components(in: timeZone)
+        return "\(Self.pad(c.year, 4))-\(Self.pad(c.month, 2))-\(Self.pad(c.day, 2))"
+    }
+
+    /// `2024-03-05T09:30:00+01:00` (RFC 3339, as Atom and sitemaps want).
+    public func rfc3339(in timeZone: TimeZone) -> String {
+        let c = components(in: timeZone)
+        let zone: String
+        if c.offset == 0 {
+            zone = "Z"
+        } else {
+            let sign = c.offset < 0 ? "-" : "+"
+            let magnitude = abs(c.offset)
+            zone = "\(sign)\(Self.pad(magnitude / 3600, 2)):\(Self.pad(magnitude % 3600 / 60, 2))"
+        }
+        return "\(isoDay(in: timeZone))T\(Self.pad(c.hour, 2)):\(Self.pad(c.minute, 2)):\(Self.pad(c.second, 2))\(zone)"
+    }
+
+    /// `5 March 2024`: the same text on every machine, whatever its locale.
+    public func displayDay(in timeZone: TimeZone) -> String {
+        let c = components(in: timeZone)
+        return "\(c.day) \(Self.monthNames[c.month - 1]) \(c.year)"
+    }
+
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+        "November", "December",
+    ]
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+
+    static func daysIn(_ month: Int, _ year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civil(fromDays days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}
+
+/// A tiny cursor over ASCII text for date parsing.
+private struct DigitScanner {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    var atEnd: Bool { index == bytes.count }
+
+    mutating func number(digits: Int) -> Int? {
+        guard index + digits <= bytes.count else { return nil }
+        var value = 0
+        for byte in bytes[index..<index + digits] {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        index += digits
+        return value
+    }
+
+    mutating func skip(_ character: Character) -> Bool {
+        guard let ascii = character.asciiValue, index < bytes.count, bytes[index] == ascii else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func skipDigits() -> Bool {
+        let start = index
+        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+        return index > start
+    }
+
+    mutating func sign() -> Int? {
+        if skip("+") { return 1 }
+        if skip("-") { return -1 }
+        return nil
+    }
+}

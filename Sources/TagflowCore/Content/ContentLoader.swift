@@ -1,0 +1,166 @@
+import Foundation
+import TagflowMarkdown
+
+/// Reads a site's Markdown files into posts and pages: one read per file, in parallel, with every
+/// problem reported against its file and line.
+struct ContentLoader: Sendable {
+    let siteRoot: URL
+    let config: SiteConfig
+    let markdown: MarkdownRenderer
+    let timeZone: TimeZone
+    /// Names of the theme's templates, for checking front matter `template:` values.
+    let templateNames: Set<String>
+
+    /// What loading found: content, plus diagnostics for every bad file.
+    struct Result: Sendable {
+        var posts: [Post] = []
+        var pages: [Page] = []
+        var diagnostics: [Diagnostic] = []
+    }
+
+    enum Kind: Sendable { case post, page }
+
+    func load() async -> Result {
+        let content = config.paths.content
+        var files: [(String, Kind)] = []
+        var diagnostics: [Diagnostic] = []
+        for (folder, kind) in [("posts", Kind.post), ("pages", Kind.page)] {
+            let relative = content == "." ? folder : "\(content)/\(folder)"
+            let listing = SiteFiles.markdownFiles(under: relative, in: siteRoot)
+            files += listing.files.map { ($0, kind) }
+            diagnostics += listing.diagnostics
+        }
+        let loaded = await ParallelMap.map(files) { file, kind in
+            self.loadFile(file, kind: kind)
+        }
+        var result = Result(diagnostics: diagnostics)
+        for item in loaded {
+            switch item {
+            case .post(let post, let warnings):
+                result.posts.append(post)
+                result.diagnostics += warnings
+            case .page(let page, let warnings):
+                result.pages.append(page)
+                result.diagnostics += warnings
+            case .failed(let problems):
+                result.diagnostics += problems
+            }
+        }
+        return result
+    }
+
+    enum Loaded: Sendable {
+        case post(Post, [Diagnostic])
+        case page(Page, [Diagnostic])
+        case failed([Diagnostic])
+    }
+
+    func loadFile(_ path: String, kind: Kind) -> Loaded {
+        let url = siteRoot.appendingPathComponent(path)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            return .failed([fileError(path, "cannot read file: \(Self.reason(error))")])
+        }
+        if let offset = data.firstIndex(of: 0) {
+            return .failed([
+                fileError(
+                    path, "not a text file (it contains NUL bytes)",
+                    at: Self.position(of: offset - data.startIndex, in: data),
+                    hint: "only Markdown text files belong in this folder")
+            ])
+        }
+        guard let text = SourceText.decode(data) else {
+            let offset = Self.firstInvalidUTF8Offset(in: Array(data)) ?? 0
+            return .failed([
+                fileError(
+                    path, "not valid UTF-8 text (byte \(offset))", at: Self.position(of: offset, in: data),
+                    hint: "save the file as UTF-8")
+            ])
+        }
+        do {
+            let split = try FrontMatterSplit(splitting: text)
+            let mapping = try YAMLReader.mapping(from: split.yaml ?? "", firstLine: split.yamlFirstLine)
+            var reader = FrontMatterReader(
+                path: path, text: text, mapping: mapping, timeZone: timeZone, templateNames: templateNames)
+            let body = markdown.render(split.body, firstLine: split.bodyFirstLine)
+            switch kind {
+            case .post:
+                guard let post = reader.post(body: body) else { return .failed(reader.diagnostics) }
+                return .post(post, reader.diagnostics)
+            case .page:
+                guard let page = reader.page(body: body) else { return .failed(reader.diagnostics) }
+                return .page(page, reader.diagnostics)
+            }
+        } catch {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let sourceLine = error.line - 1 < lines.count && error.line > 0 ? String(lines[error.line - 1]) : nil
+            return .failed([
+                Diagnostic(
+                    .error,
+                    TagflowError(
+                        location: SourceLocation(path: path, line: error.line, column: error.column), step: "content",
+                        message: error.message, hint: error.hint, sourceLine: sourceLine, underlying: error))
+            ])
+        }
+    }
+
+    private func fileError(
+        _ path: String, _ message: String, at position: (line: Int, column: Int)? = nil, hint: String? = nil
+    ) -> Diagnostic {
+        Diagnostic(
+            .error,
+            TagflowError(
+                location: SourceLocation(path: path, line: position?.line, column: position?.column), step: "content",
+                message: message, hint: hint))
+    }
+
+    /// The 1-based line and byte column of a byte offset.
+    static func position(of offset: Int, in data: Data) -> (line: Int, column: Int) {
+        let before = data.prefix(offset)
+        let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        let lineStart = before.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0
+        return (line, offset - lineStart + 1)
+    }
+
+    /// The offset of the first byte that breaks UTF-8 (bad lead or continuation byte, overlong
+    /// form, surrogate, or a sequence cut short), or `nil` when the bytes are valid.
+    static func firstInvalidUTF8Offset(in bytes: [UInt8]) -> Int? {
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length: Int
+            var lower: UInt8 = 0x80
+            var upper: UInt8 = 0xBF
+            switch lead {
+            case 0x00...0x7F: length = 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0: (length, lower) = (3, 0xA0)
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: (length, upper) = (3, 0x9F)
+            case 0xF0: (length, lower) = (4, 0x90)
+            case 0xF1...0xF3: length = 4
+            case 0xF4: (length, upper) = (4, 0x8F)
+            default: return index
+            }
+            for position in 1..<max(length, 1) {
+                guard index + position < bytes.count else { return index }
+                let byte = bytes[index + position]
+                let (low, high) = position == 1 ? (lower, upper) : (0x80, 0xBF)
+                if byte < low || byte > high { return index }
+            }
+            index += length
+        }
+        return nil
+    }
+
+    static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
+        {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return nsError.localizedDescription
+    }
+}

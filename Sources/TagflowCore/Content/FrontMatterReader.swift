@@ -1,0 +1,188 @@
+import Foundation
+import TagflowMarkdown
+
+/// Turns a file's front matter into a ``Post`` or ``Page``, reporting each bad key at its line.
+struct FrontMatterReader {
+    let path: String
+    let lines: [Substring]
+    let mapping: YAMLMapping
+    let timeZone: TimeZone
+    let templateNames: Set<String>
+    var diagnostics: [Diagnostic] = []
+
+    /// Keys with a meaning; the rest reach templates as `params`.
+    static let postKeys: Set<String> = [
+        "title", "date", "updated", "tags", "draft", "slug", "summary", "description", "template",
+    ]
+
+    init(path: String, text: String, mapping: YAMLMapping, timeZone: TimeZone, templateNames: Set<String>) {
+        self.templateNames = templateNames
+        self.path = path
+        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        self.mapping = mapping
+        self.timeZone = timeZone
+    }
+
+    var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
+
+    var baseName: String { fileName.lastIndex(of: ".").map { String(fileName[..<$0]) } ?? fileName }
+
+    mutating func post(body: RenderedMarkdown) -> Post? {
+        let title = string("title") ?? defaultTitle()
+        var date: ContentDate?
+        if let entry = mapping.entry("date") {
+            date = self.date(entry)
+        } else if let fromName = ContentDate.fromFileName(fileName, timeZone: timeZone) {
+            date = fromName
+        } else {
+            error(
+                nil, "post has no date",
+                hint: "add `date: YYYY-MM-DD` to the front matter or start the file name with YYYY-MM-DD-")
+        }
+        let updated = mapping.entry("updated").flatMap { self.date($0) }
+        let tags = self.tags()
+        let draft = bool("draft") ?? false
+        let slug = self.slug(default: Self.stripDatePrefix(baseName))
+        let summary = string("summary") ?? string("description") ?? Self.shortened(body.firstParagraph)
+        let description = string("description") ?? summary
+        let template = self.template()
+        guard let date, let slug, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
+        return Post(
+            sourcePath: path, title: title, date: date, updated: updated, slug: slug, tags: tags, isDraft: draft,
+            summary: summary, description: description, template: template, params: params(), body: body)
+    }
+
+    mutating func page(body: RenderedMarkdown) -> Page? {
+        let title = string("title") ?? defaultTitle()
+        let slug = self.slug(default: baseName)
+        let description = string("description") ?? string("summary") ?? Self.shortened(body.firstParagraph)
+        let template = self.template()
+        guard let slug, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
+        return Page(
+            sourcePath: path, title: title, slug: slug, description: description, template: template,
+            params: params(), body: body)
+    }
+
+    private mutating func defaultTitle() -> String {
+        warning(nil, "no title in front matter; using the file name", hint: "add `title: …` to the front matter")
+        return Self.stripDatePrefix(baseName).replacingOccurrences(of: "-", with: " ")
+    }
+
+    /// A `template:` value, which must name a template of the theme.
+    private mutating func template() -> String? {
+        guard let entry = mapping.entry("template"), let name = string("template") else { return nil }
+        if !templateNames.contains(name) {
+            error(
+                entry, "template '\(name)' does not exist", hint: "add templates/\(name).mustache or remove `template:`"
+            )
+        }
+        return name
+    }
+
+    private func params() -> YAMLMapping {
+        YAMLMapping(entries: mapping.entries.filter { !Self.postKeys.contains($0.key) })
+    }
+
+    private mutating func string(_ key: String) -> String? {
+        guard let entry = mapping.entry(key) else { return nil }
+        switch entry.value {
+        case .null: return nil
+        case .string, .int, .double, .bool: return entry.value.scalarText
+        default:
+            error(entry, "'\(key)' must be text, not \(entry.value.kindName)")
+            return nil
+        }
+    }
+
+    private mutating func bool(_ key: String) -> Bool? {
+        guard let entry = mapping.entry(key) else { return nil }
+        guard case .bool(let value) = entry.value else {
+            error(entry, "'\(key)' must be true or false, not \(entry.value.kindName)")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func date(_ entry: YAMLMapping.Entry) -> ContentDate? {
+        guard let text = entry.value.scalarText, let date = ContentDate.parse(text, timeZone: timeZone) else {
+            error(
+                entry, "invalid \(entry.key) '\(entry.value.scalarText ?? entry.value.kindName)'",
+                hint: "write a date as 2024-03-05, 2024-03-05 09:30 or 2024-03-05T09:30:00+01:00")
+            return nil
+        }
+        return date
+    }
+
+    private mutating func tags() -> [String] {
+        guard let entry = mapping.entry("tags") else { return [] }
+        var names: [String] = []
+        switch entry.value {
+        case .null: return []
+        case .string(let text): names = text.split(separator: ",").map(String.init)
+        case .list(let items):
+            for item in items {
+                guard let text = item.scalarText else {
+                    error(
+                        entry, "each tag must be text, not \(item.kindName)",
+                        hint: "write tags as `tags: [swift, layout]`")
+                    return []
+                }
+                names.append(text)
+            }
+        default:
+            error(entry, "'tags' must be a list or comma-separated text, not \(entry.value.kindName)")
+            return []
+        }
+        var seen = Set<TagKey>()
+        var tags: [String] = []
+        for name in names {
+            let spelling = TagKey.cleanedSpelling(name)
+            guard !spelling.isEmpty else { continue }
+            if seen.insert(TagKey(spelling)).inserted { tags.append(spelling) }
+        }
+        return tags
+    }
+
+    private mutating func slug(default fallback: String) -> Slug? {
+        guard let entry = mapping.entry("slug"), let text = string("slug") else {
+            return Slug(from: fallback)
+        }
+        guard let slug = Slug.validated(text) else {
+            error(
+                entry, "invalid slug '\(text)'",
+                hint: "a slug is one URL segment of letters, digits, '-', '_' or '.', without '/' or '..'")
+            return nil
+        }
+        return slug
+    }
+
+    static func stripDatePrefix(_ name: String) -> String {
+        guard ContentDate.fromFileName(name, timeZone: TimeZone(identifier: "UTC") ?? .current) != nil else {
+            return name
+        }
+        return String(name.dropFirst(11))
+    }
+
+    /// About the first 50 words of a paragraph, for summaries.
+    static func shortened(_ text: String, words limit: Int = 50) -> String {
+        let words = text.split(whereSeparator: { $0.isWhitespace })
+        guard words.count > limit else { return words.joined(separator: " ") }
+        return words.prefix(limit).joined(separator: " ") + "…"
+    }
+
+    private mutating func error(_ entry: YAMLMapping.Entry?, _ message: String, hint: String? = nil) {
+        diagnostics.append(Diagnostic(.error, problem(entry, message, hint: hint)))
+    }
+
+    private mutating func warning(_ entry: YAMLMapping.Entry?, _ message: String, hint: String? = nil) {
+        diagnostics.append(Diagnostic(.warning, problem(entry, message, hint: hint)))
+    }
+
+    private func problem(_ entry: YAMLMapping.Entry?, _ message: String, hint: String?) -> TagflowError {
+        let line = entry?.line ?? 1
+        return TagflowError(
+            location: SourceLocation(path: path, line: line, column: entry?.column ?? 1), step: "content",
+            message: message, hint: hint,
+            sourceLine: entry != nil && line - 1 < lines.count ? String(lines[line - 1]) : nil)
+    }
+}

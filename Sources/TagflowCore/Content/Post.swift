@@ -1,0 +1,50 @@
+public import TagflowMarkdown
+
+/// A blog post: a Markdown file under `posts/`, with its front matter read and its body rendered.
+public struct Post: Sendable, Hashable {
+    /// The file, relative to the site folder (`posts/2024-03-05-hello.md`).
+    public var sourcePath: String
+    /// The title.
+    public var title: String
+    /// When it was published.
+    public var date: ContentDate
+    /// When it was last changed, if the author said.
+    public var updated: ContentDate?
+    /// The last segment of its URL (`/posts/<slug>/`).
+    public var slug: Slug
+    /// Its tags as written (white space tidied), in the author's order, one per tag identity.
+    public var tags: [String]
+    /// Not published unless drafts are asked for.
+    public var isDraft: Bool
+    /// The author's summary, or the first paragraph.
+    public var summary: String
+    /// The author's description for metadata, or the summary.
+    public var description: String
+    /// A template to render it with instead of `post`.
+    public var template: String?
+    /// Every other front matter key, for templates (`{{params.series}}`).
+    public var params: YAMLMapping
+    /// The rendered body.
+    public var body: RenderedMarkdown
+
+    /// The tag identities, in the same order as ``tags``.
+    public var tagKeys: [TagKey] { tags.map(TagKey.init) }
+}
+
+/// A page that is not a post (`pages/about.md` → `/about/`).
+public struct Page: Sendable, Hashable {
+    /// The file, relative to the site folder.
+    public var sourcePath: String
+    /// The title.
+    public var title: String
+    /// Its URL segment.
+    public var slug: Slug
+    /// For page metadata.
+    public var description: String
+    /// A template to render it with instead of `page`.
+    public var template: String?
+    /// Every other front matter key.
+    public var params: YAMLMapping
+    /// The rendered body.
+    public var body: RenderedMarkdown
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Lists a site's source files in a stable order, whatever order the file system gives.
+enum SiteFiles {
+    /// Markdown files (`.md`, `.markdown`) under a site-relative folder, sorted by path.
+    ///
+    /// The search is recursive. Hidden files and editor backups are skipped; symbolic links are followed, and a link
+    /// back to a folder already visited is reported instead of followed forever.
+    static func markdownFiles(under folder: String, in root: URL) -> (files: [String], diagnostics: [Diagnostic]) {
+        var files: [String] = []
+        var diagnostics: [Diagnostic] = []
+        var visited = Set<String>()
+        walk(folder, in: root, visited: &visited, diagnostics: &diagnostics) { path in
+            let lower = path.lowercased()
+            if lower.hasSuffix(".md") || lower.hasSuffix(".markdown") { files.append(path) }
+        }
+        return (files.sorted(), diagnostics)
+    }
+
+    /// Every regular file under a site-relative folder, sorted by path.
+    static func allFiles(under folder: String, in root: URL) -> (files: [String], diagnostics: [Diagnostic]) {
+        var files: [String] = []
+        var diagnostics: [Diagnostic] = []
+        var visited = Set<String>()
+        walk(folder, in: root, visited: &visited, diagnostics: &diagnostics, includeHidden: true) { files.append($0) }
+        return (files.sorted(), diagnostics)
+    }
+
+    private static func walk(
+        _ folder: String, in root: URL, visited: inout Set<String>, diagnostics: inout [Diagnostic],
+        includeHidden: Bool = false, found: (String) -> Void
+    ) {
+        let url = root.appendingPathComponent(folder)
+        let real = url.resolvingSymlinksInPath().path
+        guard visited.insert(real).inserted else {
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    TagflowError(
+                        location: SourceLocation(path: folder), step: "content",
+                        message: "symbolic link loop: this folder was already read; skipping it")))
+            return
+        }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { return }
+        for name in names.sorted() {
+            if name.hasPrefix(".") && !(includeHidden && name != ".DS_Store") { continue }
+            if name.hasSuffix("~") || name.hasPrefix("#") { continue }
+            let relative = folder == "." ? name : "\(folder)/\(name)"
+            var isDirectory: ObjCBool = false
+            guard
+                FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path, isDirectory: &isDirectory)
+            else {
+                diagnostics.append(
+                    Diagnostic(
+                        .warning,
+                        TagflowError(
+                            location: SourceLocation(path: relative), step: "content",
+                            message: "broken symbolic link; skipping it")))
+                continue
+            }
+            if isDirectory.boolValue {
+                walk(
+                    relative, in: root, visited: &visited, diagnostics: &diagnostics, includeHidden: includeHidden,
+                    found: found)
+            } else {
+                found(relative)
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+internal import CTagflowSupport
+import Foundation
+
+/// Writes a built site so that readers only ever see a whole old site or a whole new one.
+///
+/// Everything goes into a hidden folder beside the target (`.NAME.tagflow-tmp-PID`), which is
+/// swapped with the target in one atomic exchange (Linux `renameat2`, macOS `renamex_np`, two
+/// renames elsewhere) once every file is written. A failed or killed build leaves the previous
+/// output as it was; leftovers of a killed build are removed by the next one.
+///
+/// A folder Tagflow writes carries a marker file, and Tagflow refuses to replace a non-empty
+/// folder without one, so `--output ~` cannot wipe a home folder.
+struct OutputWriter: Sendable {
+    /// The marker file in every output folder.
+    static let markerName = ".tagflow-output"
+    static let markerText = "This folder is written by Tagflow. `tagflow build` replaces it as a whole.\n"
+
+    let target: URL
+
+    init(target: URL) {
+        self.target = target.standardizedFileURL
+    }
+
+    private var parent: URL { target.deletingLastPathComponent() }
+    private var name: String { target.lastPathComponent }
+    private var temporaryPrefix: String { ".\(name).tagflow-tmp-" }
+    private var retiredPrefix: String { ".\(name).tagflow-old-" }
+
+    /// Refuses targets that would destroy the site or someone's files.
+    func validate(siteRoot: URL) throws(BuildFailure) {
+        let site = siteRoot.standardizedFileURL.resolvingSymlinksInPath().path
+        let output = target.resolvingSymlinksInPath().path
+        func refuse(_ message: String, hint: String) -> BuildFailure {
+            BuildFailure(diagnostics: [
+                Diagnostic(
+                    .error,
+                    TagflowError(
+                        location: SourceLocation(path: target.path), step: "output", message: message, hint: hint))
+            ])
+        }
+        if output == "/" || output == FileManager.default.homeDirectoryForCurrentUser.standardizedFileURL.path {
+            throw refuse(
+                "refusing to write the site over \(output)", hint: "choose an empty or new folder, such as _site")
+        }
+        if output == site {
+            throw refuse(
+                "the output folder is the site folder itself", hint: "write to a folder inside it, such as _site")
+        }
+        if site.hasPrefix(output + "/") {
+            throw refuse(
+                "the output folder contains the site folder, so replacing it would delete your posts",
+                hint: "write to a folder inside the site, such as _site")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw refuse("the output path exists and is not a folder", hint: "remove it or choose another --output")
+            }
+            let contents = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
+            if !contents.isEmpty && !contents.contains(Self.markerName) {
+                throw refuse(
+                    "the output folder is not empty and was not written by Tagflow; refusing to replace it",
+                    hint:
+                        "choose a new folder, or empty this one if you are sure (Tagflow looks for \(Self.markerName))")
+            }
+        }
+    }
+
+    /// Writes `files` plus the site's static files, then swaps the result in.
+    ///
+    /// - Parameters:
+    ///   - files: The generated files.
+    ///   - staticFiles: Pairs of a source file and its path in the output.
+    /// - Throws: ``BuildFailure`` when a file cannot be written; the target is then untouched.
+    func write(_ files: [OutputFile], staticFiles: [(source: URL, path: String)]) async throws(BuildFailure) {
+        let manager = FileManager.default
+        removeLeftovers()
+        let staging = parent.appendingPathComponent("\(temporaryPrefix)\(getpid())")
+        do {
+            try? manager.removeItem(at: staging)
+            try manager.createDirectory(at: staging, withIntermediateDirectories: true)
+            try writeAll(files, staticFiles: staticFiles, into: staging)
+            try Data(Self.markerText.utf8).write(to: staging.appendingPathComponent(Self.markerName))
+            try swapIn(staging)
+        } catch let failure as BuildFailure {
+            try? manager.removeItem(at: staging)
+            throw failure
+        } catch {
+            try? manager.removeItem(at: staging)
+            throw BuildFailure(diagnostics: [
+                Diagnostic(
+                    .error,
+                    TagflowError(
+                        location: SourceLocation(path: target.path), step: "output",
+                        message: "could not write the site: \(ContentLoader.reason(error))", underlying: error))
+            ])
+        }
+    }
+
+    private func writeAll(_ files: [OutputFile], staticFiles: [(source: URL, path: String)], into root: URL) throws {
+        let manager = FileManager.default
+        var folders = Set<String>()
+        for path in files.map(\.path) + staticFiles.map(\.path) {
+            // (NSString.deletingLastPathComponent crashes on one-component paths in corelibs Foundation.)
+            if let slash = path.lastIndex(of: "/") { folders.insert(String(path[..<slash])) }
+        }
+        for folder in folders.sorted() {
+            try manager.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        for file in files {
+            let url = root.appendingPathComponent(file.path)
+            guard manager.createFile(atPath: url.path, contents: Data(file.contents)) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+            }
+        }
+        for item in staticFiles {
+            let destination = root.appendingPathComponent(item.path)
+            try? manager.removeItem(at: destination)
+            try manager.copyItem(at: item.source.resolvingSymlinksInPath(), to: destination)
+        }
+    }
+
+    private func swapIn(_ staging: URL) throws {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: target.path) else {
+            try manager.moveItem(at: staging, to: target)
+            return
+        }
+        if tagflow_exchange_paths(staging.path, target.path) == 0 {
+            // `staging` now holds the previous site.
+            try? manager.removeItem(at: staging)
+            return
+        }
+        // No atomic exchange here: retire the old folder, move the new one in. A kill between the
+        // two renames is repaired by `removeLeftovers` on the next build.
+        let retired = parent.appendingPathComponent("\(retiredPrefix)\(getpid())")
+        try? manager.removeItem(at: retired)
+        try manager.moveItem(at: target, to: retired)
+        try manager.moveItem(at: staging, to: target)
+        try? manager.removeItem(at: retired)
+    }
+
+    /// Removes staging folders of builds that are no longer running, and puts back a previous
+    /// output that a killed build had moved aside.
+    func removeLeftovers() {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: parent.path) else { return }
+        for name in names.sorted() where name.hasPrefix(temporaryPrefix) || name.hasPrefix(retiredPrefix) {
+            let pidText =
+                name.hasPrefix(temporaryPrefix)
+                ? name.dropFirst(temporaryPrefix.count) : name.dropFirst(retiredPrefix.count)
+            if let pid = Int32(pidText), pid != getpid(), kill(pid, 0) == 0 { continue }  // a build still running
+            let url = parent.appendingPathComponent(name)
+            if name.hasPrefix(retiredPrefix) && !manager.fileExists(atPath: target.path) {
+                try? manager.moveItem(at: url, to: target)
+            } else {
+                try? manager.removeItem(at: url)
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// Everything a site is made of, after reading: the input of plugins and of rendering.
+public struct Site: Sendable, Hashable {
+    /// The settings.
+    public var config: SiteConfig
+    /// Published posts (drafts too when asked for), newest first; ties by slug.
+    public var posts: [Post]
+    /// Pages that are not posts, by slug.
+    public var pages: [Page]
+    /// The tags.
+    public var taxonomy: Taxonomy
+
+    /// Creates a site from loaded content, sorting it and building the taxonomy.
+    public init(config: SiteConfig, posts: [Post], pages: [Page]) {
+        self = Self.assemble(config: config, posts: posts, pages: pages).site
+    }
+
+    private init(config: SiteConfig, sortedPosts: [Post], sortedPages: [Page], taxonomy: Taxonomy) {
+        self.config = config
+        self.posts = sortedPosts
+        self.pages = sortedPages
+        self.taxonomy = taxonomy
+    }
+
+    /// Sorts content, builds the taxonomy and returns its warnings (tag URL collisions).
+    public static func assemble(config: SiteConfig, posts: [Post], pages: [Page]) -> (
+        site: Site, diagnostics: [Diagnostic]
+    ) {
+        let sortedPosts = posts.sorted { lhs, rhs in
+            lhs.date != rhs.date ? lhs.date > rhs.date : lhs.slug < rhs.slug
+        }
+        let (taxonomy, diagnostics) = Taxonomy.build(posts: sortedPosts)
+        let site = Site(
+            config: config, sortedPosts: sortedPosts, sortedPages: pages.sorted { $0.slug < $1.slug },
+            taxonomy: taxonomy)
+        return (site, diagnostics)
+    }
+}
+
+/// A slice of a list shown on one page (`/`, `/page/2/`…).
+public struct Pagination: Sendable, Hashable {
+    /// 1-based page number.
+    public var page: Int
+    /// Number of pages (at least 1, also for an empty list).
+    public var pageCount: Int
+    /// The indices of the items on this page.
+    public var range: Range<Int>
+
+    /// Splits `itemCount` items into pages of `perPage`.
+    public static func pages(itemCount: Int, perPage: Int) -> [Pagination] {
+        precondition(perPage > 0, "perPage must be positive")
+        let count = max(1, (itemCount + perPage - 1) / perPage)
+        return (0..<count).map { index in
+            Pagination(
+                page: index + 1, pageCount: count, range: (index * perPage)..<min(itemCount, (index + 1) * perPage))
+        }
+    }
+
+    /// The URL path of page `number` of a list whose first page is at `firstPagePath` (ending in `/`).
+    public static func path(of number: Int, firstPagePath: String) -> String {
+        number == 1 ? firstPagePath : "\(firstPagePath)page/\(number)/"
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// A URL path segment made from a name: lowercase, URL-safe, readable.
+///
+/// Latin letters lose their accents (`Café` → `cafe`); other scripts are kept (`标签布局` stays
+/// `标签布局`); symbols that carry meaning in tag names are spelt out (`C++` → `c-plus-plus`,
+/// `C#` → `c-sharp`, `.NET` → `dot-net`, `Q&A` → `q-and-a`), so such tags never share a URL;
+/// everything else becomes `-`.
+public struct Slug: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The slug text.
+    public let rawValue: String
+
+    /// Wraps text that is already a slug.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Makes a slug from a name.
+    ///
+    /// ```swift
+    /// Slug(from: "Server Side Swift")  // server-side-swift
+    /// Slug(from: "C#")                 // c-sharp
+    /// Slug(from: "Exercise 💪")        // exercise
+    /// ```
+    /// A name with nothing left (only emoji or symbols) gets `u` and the hex code points (`💪` → `u1f4aa`).
+    public init(from name: String) {
+        var words: [String] = []
+        var current = ""
+        func endWord() {
+            if !current.isEmpty { words.append(current) }
+            current = ""
+        }
+        let characters = Array(name.precomposedStringWithCanonicalMapping.lowercased())
+        for (index, character) in characters.enumerated() {
+            let previous = index > 0 ? characters[index - 1] : nil
+            switch character {
+            case "+":
+                endWord()
+                words.append("plus")
+            case "#":
+                // "C#", "F#" are languages; a leading "#hashtag" is just a marker.
+                if let previous, previous.isLetter {
+                    endWord()
+                    words.append("sharp")
+                }
+            case "&":
+                endWord()
+                words.append("and")
+            case "%":
+                endWord()
+                words.append("percent")
+            case "@":
+                endWord()
+                words.append("at")
+            case ".":
+                // A leading dot is spelt out (".NET" → "dot-net"); inside a word it separates ("v2.0" → "v2-0").
+                if previous == nil || previous == " " {
+                    endWord()
+                    words.append("dot")
+                } else {
+                    endWord()
+                }
+            default:
+                if character.isLetter || character.isNumber {
+                    current += Self.folded(character)
+                } else {
+                    endWord()
+                }
+            }
+        }
+        endWord()
+        var text = words.joined(separator: "-")
+        if text.isEmpty {
+            text =
+                "u"
+                + name.unicodeScalars.filter { !$0.properties.isWhitespace }
+                .map { String($0.value, radix: 16) }.joined(separator: "-")
+            if text == "u" { text = "untitled" }
+        }
+        rawValue = text
+    }
+
+    /// A Latin letter without its accents; any other letter or digit unchanged.
+    private static func folded(_ character: Character) -> String {
+        guard let first = character.unicodeScalars.first, !first.isASCII,
+            first.properties.isAlphabetic
+        else { return String(character) }
+        switch character {
+        case "ß": return "ss"
+        case "æ": return "ae"
+        case "œ": return "oe"
+        case "ø": return "o"
+        case "đ", "ð": return "d"
+        case "ł": return "l"
+        case "þ": return "th"
+        default: break
+        }
+        let decomposed = String(character).decomposedStringWithCanonicalMapping.unicodeScalars
+        guard let base = decomposed.first, base.isASCII else { return String(character) }
+        return String(decomposed.filter { $0.isASCII })
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// A slug given by hand (front matter `slug:`), checked: one path segment, no `..`, no
+    /// slashes, no characters that would need escaping in a file name.
+    static func validated(_ text: String) -> Slug? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed != ".", trimmed != "..", !trimmed.hasPrefix("."),
+            !trimmed.contains("/"), !trimmed.contains("\\"), !trimmed.contains(where: { $0.isNewline }),
+            trimmed.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
+        else { return nil }
+        return Slug(rawValue: trimmed)
+    }
+}
+
+/// Percent-encodes a URL path (keeps `/` and unreserved ASCII), so that links to pages named in
+/// any script are valid in HTML, Atom and sitemaps.
+func percentEncodedPath(_ path: String) -> String {
+    var out = ""
+    out.reserveCapacity(path.utf8.count)
+    for byte in path.utf8 {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+            UInt8(ascii: "~"), UInt8(ascii: "/"):
+            out.unicodeScalars.append(Unicode.Scalar(byte))
+        default:
+            let hex = String(byte, radix: 16, uppercase: true)
+            out += byte < 16 ? "%0\(hex)" : "%\(hex)"
+        }
+    }
+    return out
+}

@@ -1,0 +1,169 @@
+public import Foundation
+import Mustache
+
+/// The templates a site renders with: the built-in theme, with any template of the same name in
+/// the site's `templates/` folder taking its place.
+public struct Theme: Sendable {
+    /// The compiled templates, partials included.
+    let library: MustacheLibrary
+    /// Every template's name, and where it came from (`templates/post.mustache` or `built-in`).
+    public let origins: [String: String]
+
+    /// Templates every site needs.
+    static let requiredTemplates = ["home", "post", "page", "tags", "tag", "404", "atom", "sitemap"]
+
+    /// Loads and checks the theme: syntax, partials that exist, and no partial that includes
+    /// itself through others (which would never finish rendering).
+    ///
+    /// - Parameters:
+    ///   - siteRoot: The site folder.
+    ///   - folder: The site's templates folder, relative to `siteRoot`.
+    /// - Returns: The theme.
+    /// - Throws: ``BuildFailure`` with every problem found, each at its file and line.
+    public static func load(siteRoot: URL, folder: String) throws(BuildFailure) -> Theme {
+        var sources: [String: (text: String, path: String)] = [:]
+        for (name, text) in BuiltInTheme.templates { sources[name] = (text, "built-in theme: \(name).mustache") }
+        var diagnostics: [Diagnostic] = []
+        let listing = SiteFiles.allFiles(under: folder, in: siteRoot)
+        diagnostics += listing.diagnostics
+        for path in listing.files where path.hasSuffix(".mustache") {
+            let name = String(path.dropFirst(folder.count + 1).dropLast(".mustache".count))
+            guard let data = FileManager.default.contents(atPath: siteRoot.appendingPathComponent(path).path),
+                let text = String(data: data, encoding: .utf8)
+            else {
+                diagnostics.append(
+                    Diagnostic(
+                        .error,
+                        TagflowError(
+                            location: SourceLocation(path: path), step: "templates",
+                            message: "cannot read template as UTF-8 text")))
+                continue
+            }
+            sources[name] = (text, path)
+        }
+        var library = MustacheLibrary()
+        for name in sources.keys.sorted() {
+            guard let source = sources[name] else { continue }
+            do {
+                library.register(try MustacheTemplate(string: source.text), named: name)
+            } catch let error as MustacheTemplate.ParserError {
+                diagnostics.append(
+                    Diagnostic(
+                        .error,
+                        TagflowError(
+                            location: SourceLocation(
+                                path: source.path, line: error.context.lineNumber, column: error.context.columnNumber),
+                            step: "templates", message: "template syntax error: \(describe(error.error))",
+                            hint: "check that every {{#section}} has a matching {{/section}}",
+                            sourceLine: error.context.line, underlying: error)))
+            } catch {
+                diagnostics.append(
+                    Diagnostic(
+                        .error,
+                        TagflowError(
+                            location: SourceLocation(path: source.path), step: "templates",
+                            message: "template error: \(error)")))
+            }
+        }
+        diagnostics += checkPartials(sources)
+        if diagnostics.contains(where: { $0.severity == .error }) {
+            throw BuildFailure(diagnostics: diagnostics.sortedForDisplay())
+        }
+        return Theme(library: library, origins: sources.mapValues(\.path))
+    }
+
+    /// Whether a template of this name exists.
+    public func hasTemplate(_ name: String) -> Bool { origins[name] != nil }
+
+    /// Renders a context with the named template.
+    func render(_ context: [String: Any], with name: String) -> String {
+        library.render(context, withTemplate: name) ?? ""
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error as? MustacheTemplate.Error {
+        case .sectionCloseNameIncorrect: "a closing tag does not match the open section"
+        case .unfinishedName: "a tag is not closed with }}"
+        case .expectedSectionEnd: "a section is never closed"
+        case .invalidSetDelimiter: "invalid set-delimiter tag"
+        case .transformAppliedToInheritanceSection: "a transform cannot apply to an inherited section"
+        case .illegalTokenInsideInheritSection: "only {{$block}} overrides may appear inside {{<parent}}"
+        case .textInsideInheritSection: "text inside {{<parent}} must be in a {{$block}}"
+        case .invalidConfigVariableSyntax, .unrecognisedConfigVariable: "invalid {{% config }} tag"
+        case nil: "\(error)"
+        }
+    }
+
+    /// Finds `{{> name}}` and `{{< name}}` references to templates that do not exist, and cycles.
+    static func checkPartials(_ sources: [String: (text: String, path: String)]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        var edges: [String: [(target: String, line: Int, column: Int, lineText: String)]] = [:]
+        for name in sources.keys.sorted() {
+            guard let source = sources[name] else { continue }
+            for reference in partialReferences(in: source.text) {
+                edges[name, default: []].append(reference)
+                if sources[reference.target] == nil {
+                    diagnostics.append(
+                        Diagnostic(
+                            .error,
+                            TagflowError(
+                                location: SourceLocation(
+                                    path: source.path, line: reference.line, column: reference.column),
+                                step: "templates", message: "template '\(reference.target)' does not exist",
+                                hint: "add templates/\(reference.target).mustache or fix the name",
+                                sourceLine: reference.lineText)))
+                }
+            }
+        }
+        // Depth-first search for a cycle, reported once at the reference that closes it.
+        var state: [String: Int] = [:]  // 1 = on the stack, 2 = done
+        var reported = Set<String>()
+        func visit(_ name: String, stack: [String]) {
+            state[name] = 1
+            for reference in edges[name] ?? [] where sources[reference.target] != nil {
+                if state[reference.target] == 1 {
+                    let cycle = (stack.drop { $0 != reference.target } + [name, reference.target]).joined(
+                        separator: " → ")
+                    if reported.insert(reference.target).inserted, let source = sources[name] {
+                        diagnostics.append(
+                            Diagnostic(
+                                .error,
+                                TagflowError(
+                                    location: SourceLocation(
+                                        path: source.path, line: reference.line, column: reference.column),
+                                    step: "templates", message: "templates include each other forever: \(cycle)",
+                                    hint: "a template must not include itself, directly or through others",
+                                    sourceLine: reference.lineText)))
+                    }
+                } else if state[reference.target] == nil {
+                    visit(reference.target, stack: stack + [name])
+                }
+            }
+            state[name] = 2
+        }
+        for name in sources.keys.sorted() where state[name] == nil { visit(name, stack: []) }
+        return diagnostics
+    }
+
+    /// `{{> name}}` / `{{< name}}` tags with their line and column (1-based).
+    static func partialReferences(in text: String) -> [(target: String, line: Int, column: Int, lineText: String)] {
+        var found: [(String, Int, Int, String)] = []
+        for (lineIndex, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var rest = line[...]
+            while let open = rest.range(of: "{{") {
+                let afterOpen = rest[open.upperBound...].drop { $0 == " " }
+                guard let marker = afterOpen.first, marker == ">" || marker == "<" else {
+                    rest = rest[open.upperBound...]
+                    continue
+                }
+                let nameStart = afterOpen.dropFirst().drop { $0 == " " }
+                guard let close = nameStart.range(of: "}}") else { break }
+                let name = nameStart[..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+                let column = line.distance(from: line.startIndex, to: open.lowerBound) + 1
+                if !name.isEmpty, !name.hasPrefix("*") { found.append((name, lineIndex + 1, column, String(line))) }
+                rest = nameStart[close.upperBound...]
+            }
+        }
+        return found
+    }
+}

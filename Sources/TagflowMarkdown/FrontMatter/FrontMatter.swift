@@ -1,0 +1,164 @@
+internal import Yams
+
+/// A value in front matter or a config file, with the file position it came from.
+public indirect enum YAMLValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    /// A string; also every scalar YAML would read as a date, so callers parse dates themselves.
+    case string(String)
+    case list([YAMLValue])
+    case map(YAMLMapping)
+
+    /// The scalar's text as written (numbers and booleans included), or `nil` for lists and maps.
+    public var scalarText: String? {
+        switch self {
+        case .null: nil
+        case .bool(let value): value ? "true" : "false"
+        case .int(let value): String(value)
+        case .double(let value): String(value)
+        case .string(let value): value
+        case .list, .map: nil
+        }
+    }
+
+    /// A short name of the value's kind, for error messages ("a list", "a string").
+    public var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .int: "an integer"
+        case .double: "a number"
+        case .string: "a string"
+        case .list: "a list"
+        case .map: "a mapping"
+        }
+    }
+}
+
+/// A YAML mapping that keeps its keys in file order, each with its position.
+public struct YAMLMapping: Sendable, Hashable {
+    /// One `key: value` pair.
+    public struct Entry: Sendable, Hashable {
+        /// The key.
+        public var key: String
+        /// The value.
+        public var value: YAMLValue
+        /// File line of the key (1-based).
+        public var line: Int
+        /// Column of the key (1-based).
+        public var column: Int
+    }
+
+    /// The entries, in file order.
+    public var entries: [Entry]
+
+    /// Creates a mapping from entries.
+    public init(entries: [Entry] = []) { self.entries = entries }
+
+    /// The entry for `key`, if present.
+    public func entry(_ key: String) -> Entry? { entries.first { $0.key == key } }
+
+    /// The value for `key`, if present.
+    public subscript(key: String) -> YAMLValue? { entry(key)?.value }
+}
+
+/// Reading YAML text into ``YAMLMapping`` values with file positions.
+public enum YAMLReader {
+    /// Parses YAML that must be a mapping (or empty).
+    ///
+    /// - Parameters:
+    ///   - yaml: The YAML text.
+    ///   - firstLine: The file line on which `yaml` starts, added to every reported line.
+    /// - Returns: The mapping; an empty one for empty or all-comment YAML.
+    /// - Throws: ``FrontMatterError`` with the file line and column of the problem.
+    public static func mapping(from yaml: String, firstLine: Int = 1) throws(FrontMatterError) -> YAMLMapping {
+        let lineOffset = firstLine - 1
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: yaml)
+        } catch let error as YamlError {
+            throw Self.convert(error, lineOffset: lineOffset)
+        } catch {
+            throw FrontMatterError(line: firstLine, column: 1, reason: .invalidYAML(String(describing: error)))
+        }
+        guard let node else { return YAMLMapping() }
+        guard case .mapping = node else {
+            let mark = node.mark
+            throw FrontMatterError(
+                line: (mark?.line ?? 1) + lineOffset, column: mark?.column ?? 1, reason: .notAMapping)
+        }
+        guard case .map(let mapping) = try value(of: node, lineOffset: lineOffset) else {
+            return YAMLMapping()
+        }
+        return mapping
+    }
+
+    private static func value(of node: Node, lineOffset: Int) throws(FrontMatterError) -> YAMLValue {
+        switch node {
+        case .scalar(let scalar):
+            return scalarValue(scalar.string, isPlain: scalar.style == .plain || scalar.style == .any)
+        case .sequence(let sequence):
+            var items = [YAMLValue]()
+            items.reserveCapacity(sequence.count)
+            for child in sequence { items.append(try value(of: child, lineOffset: lineOffset)) }
+            return .list(items)
+        case .mapping(let mapping):
+            var entries = [YAMLMapping.Entry]()
+            entries.reserveCapacity(mapping.count)
+            for (keyNode, valueNode) in mapping {
+                let line = (keyNode.mark?.line ?? 1) + lineOffset
+                let column = keyNode.mark?.column ?? 1
+                let key = keyNode.string ?? ""
+                if entries.contains(where: { $0.key == key }) {
+                    throw FrontMatterError(line: line, column: column, reason: .duplicateKey(key))
+                }
+                entries.append(
+                    .init(key: key, value: try value(of: valueNode, lineOffset: lineOffset), line: line, column: column)
+                )
+            }
+            return .map(YAMLMapping(entries: entries))
+        case .alias:
+            return .null
+        }
+    }
+
+    /// Reads a scalar with the YAML 1.2 core schema: only `true`/`false` are booleans (`yes`,
+    /// `no`, `on`, `off` stay text, so a tag called "no" stays "no"); quoted scalars are text.
+    static func scalarValue(_ text: String, isPlain: Bool) -> YAMLValue {
+        guard isPlain else { return .string(text) }
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        default: break
+        }
+        let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : text[...]
+        if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text) {
+            return .int(number)
+        }
+        if let first = digits.first, first.isASCII, first.isNumber || first == ".",
+            text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }), let number = Double(text)
+        {
+            return .double(number)
+        }
+        return .string(text)
+    }
+
+    private static func convert(_ error: YamlError, lineOffset: Int) -> FrontMatterError {
+        switch error {
+        case .scanner(let context, let problem, let mark, _),
+            .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            let text = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
+            return FrontMatterError(line: mark.line + lineOffset, column: mark.column, reason: .invalidYAML(text))
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return FrontMatterError(
+                line: context.mark.line + lineOffset, column: context.mark.column,
+                reason: .duplicateKey(duplicates.joined(separator: ", ")))
+        default:
+            return FrontMatterError(line: 1 + lineOffset, column: 1, reason: .invalidYAML(String(describing: error)))
+        }
+    }
+}

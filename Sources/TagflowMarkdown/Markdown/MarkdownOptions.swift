@@ -1,0 +1,89 @@
+/// How Markdown is turned into HTML.
+///
+/// The GitHub Flavored Markdown extensions (tables, strikethrough, autolinks, the tag filter and
+/// task lists) and footnotes are always on.
+public struct MarkdownOptions: Sendable, Hashable {
+    /// Keep raw HTML written in Markdown.
+    ///
+    /// Off by default: raw HTML blocks and inline tags are dropped and `javascript:`-style URLs
+    /// are removed.
+    public var allowsRawHTML: Bool
+    /// Turn straight quotes and `--`/`---` into typographic ones.
+    public var smartPunctuation: Bool
+    /// Render soft line breaks as `<br />`.
+    public var hardBreaks: Bool
+    /// Info strings of fenced code blocks that plugins render instead (for example `chips`).
+    ///
+    /// Such a block is left out of the HTML; a placeholder (``MarkdownEmbed/placeholder``) stands
+    /// in its place, and the block's text is returned in ``RenderedMarkdown/embeds``.
+    public var embedLanguages: Set<String>
+    /// A path prefix put before root-relative link and image URLs.
+    ///
+    /// `/x` becomes `/blog/x`, for sites served under a sub-path. Empty by default.
+    public var rootPathPrefix: String
+
+    /// Creates options; the defaults are those of a safe GitHub-like renderer.
+    public init(
+        allowsRawHTML: Bool = false,
+        smartPunctuation: Bool = false,
+        hardBreaks: Bool = false,
+        embedLanguages: Set<String> = [],
+        rootPathPrefix: String = ""
+    ) {
+        self.allowsRawHTML = allowsRawHTML
+        self.smartPunctuation = smartPunctuation
+        self.hardBreaks = hardBreaks
+        self.embedLanguages = embedLanguages
+        self.rootPathPrefix = rootPathPrefix
+    }
+}
+
+/// A Markdown document rendered to HTML, with what the site needs to know about it.
+public struct RenderedMarkdown: Sendable, Hashable {
+    /// The HTML of the body.
+    public var html: String
+    /// The headings, in document order, with the `id` each was given.
+    public var headings: [MarkdownHeading]
+    /// The plain text of the first paragraph (for summaries and descriptions).
+    public var firstParagraph: String
+    /// The number of words of text (code included).
+    public var wordCount: Int
+    /// Fenced blocks handed to plugins (see ``MarkdownOptions/embedLanguages``), in order.
+    public var embeds: [MarkdownEmbed]
+
+    /// Creates a rendered document (renderers and tests build these; most code reads them).
+    public init(
+        html: String, headings: [MarkdownHeading] = [], firstParagraph: String = "", wordCount: Int = 0,
+        embeds: [MarkdownEmbed] = []
+    ) {
+        self.html = html
+        self.headings = headings
+        self.firstParagraph = firstParagraph
+        self.wordCount = wordCount
+        self.embeds = embeds
+    }
+}
+
+/// A heading of a rendered document.
+public struct MarkdownHeading: Sendable, Hashable {
+    /// 1 to 6.
+    public var level: Int
+    /// The heading's plain text.
+    public var text: String
+    /// The `id` attribute it was given: unique in the document and stable across builds.
+    public var id: String
+}
+
+/// A fenced block whose info string a plugin asked for.
+public struct MarkdownEmbed: Sendable, Hashable {
+    /// The first word of the info string (`chips`).
+    public var language: String
+    /// The rest of the info string.
+    public var arguments: String
+    /// The block's text.
+    public var content: String
+    /// The line of the block's opening fence, in the file.
+    public var line: Int
+    /// The text standing in the HTML where the plugin's output goes; unique within the document.
+    public var placeholder: String
+}

@@ -1,0 +1,276 @@
+internal import CCmarkGFM
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Renders Markdown to HTML with cmark-gfm.
+///
+/// ```swift
+/// let page = MarkdownRenderer().render("# Hello\n\nA *short* post.")
+/// // page.html == "<h1 id=\"hello\">Hello</h1>\n<p>A <em>short</em> post.</p>\n"
+/// ```
+///
+/// Safe to use from many tasks at once: the one step of cmark-gfm that touches process-wide
+/// state (inline parsing, which edits a global table of special characters) runs under a lock;
+/// everything else runs in parallel.
+public struct MarkdownRenderer: Sendable {
+    /// The options used for every document.
+    public var options: MarkdownOptions
+
+    /// Creates a renderer.
+    public init(options: MarkdownOptions = MarkdownOptions()) {
+        self.options = options
+    }
+
+    /// Renders one document.
+    ///
+    /// - Parameters:
+    ///   - markdown: The Markdown text (LF line endings; see ``SourceText``).
+    ///   - firstLine: The file line on which `markdown` starts, used for embed line numbers.
+    /// - Returns: The HTML and what was learnt while rendering it.
+    /// - Complexity: O(*n*) in the length of the text.
+    public func render(_ markdown: String, firstLine: Int = 1) -> RenderedMarkdown {
+        let cmarkOptions = Self.cmarkOptions(for: options)
+        guard let parser = cmark_parser_new(cmarkOptions) else {
+            preconditionFailure("cmark-gfm could not allocate a parser")
+        }
+        defer { cmark_parser_free(parser) }
+        for syntaxExtension in CoreExtensions.shared.all {
+            cmark_parser_attach_syntax_extension(parser, syntaxExtension)
+        }
+        var text = markdown
+        // Only the pointer leaves the lock; the document is owned by `document` from here on.
+        nonisolated(unsafe) var finished: OpaquePointer?
+        text.withUTF8 { bytes in
+            cmarkParseLock.withLock { _ in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    cmark_parser_feed(parser, chars.baseAddress, chars.count)
+                }
+                finished = cmark_parser_finish(parser)
+            }
+        }
+        let document = DocumentHandle(finished)
+        guard let root = document.root else { preconditionFailure("cmark-gfm returned no document") }
+        var rewrite = TreeRewrite(options: options, firstLine: firstLine)
+        rewrite.collect(from: root)
+        rewrite.apply(extensions: cmark_parser_get_syntax_extensions(parser), cmarkOptions: cmarkOptions)
+        let html = Self.renderHTML(root, options: cmarkOptions, extensions: cmark_parser_get_syntax_extensions(parser))
+        return RenderedMarkdown(
+            html: html,
+            headings: rewrite.headings,
+            firstParagraph: rewrite.firstParagraph,
+            wordCount: rewrite.wordCount,
+            embeds: rewrite.embeds
+        )
+    }
+
+    static func cmarkOptions(for options: MarkdownOptions) -> Int32 {
+        var flags = CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8
+        if options.allowsRawHTML { flags |= CMARK_OPT_UNSAFE }
+        if options.smartPunctuation { flags |= CMARK_OPT_SMART }
+        if options.hardBreaks { flags |= CMARK_OPT_HARDBREAKS }
+        return flags
+    }
+
+    static func renderHTML(
+        _ node: OpaquePointer, options: Int32, extensions: UnsafeMutablePointer<cmark_llist>?
+    ) -> String {
+        guard let buffer = cmark_render_html(node, options, extensions) else { return "" }
+        defer { free(buffer) }
+        return String(cString: buffer)
+    }
+}
+
+/// One lock for the whole process around cmark-gfm's inline parsing (see the type's comment).
+private let cmarkParseLock = Mutex(())
+
+/// Owns a parsed document and frees it: the document never outlives the render call.
+private final class DocumentHandle {
+    let root: OpaquePointer?
+    init(_ root: OpaquePointer?) { self.root = root }
+    deinit { if let root { cmark_node_free(root) } }
+}
+
+/// The GFM extensions, registered once per process (registration is not thread-safe).
+private struct CoreExtensions: @unchecked Sendable {
+    // @unchecked: the pointers refer to cmark-gfm's static extension objects, which are never
+    // changed after registration and live as long as the process.
+    let all: [OpaquePointer]
+
+    static let shared: CoreExtensions = {
+        cmark_gfm_core_extensions_ensure_registered()
+        let names = ["table", "strikethrough", "autolink", "tagfilter", "tasklist"]
+        return CoreExtensions(
+            all: names.map { name in
+                guard let found = cmark_find_syntax_extension(name) else {
+                    preconditionFailure("cmark-gfm has no '\(name)' extension")
+                }
+                return found
+            })
+    }()
+}
+
+/// The changes Tagflow makes to cmark-gfm's tree before rendering.
+///
+/// Heading ids, embeds, dropped raw HTML and prefixed root-relative URLs. Nodes are collected in one walk and changed
+/// after it, because cmark's iterator must not see a changing tree.
+private struct TreeRewrite {
+    let options: MarkdownOptions
+    let firstLine: Int
+    var headings: [MarkdownHeading] = []
+    var embeds: [MarkdownEmbed] = []
+    var firstParagraph = ""
+    var wordCount = 0
+
+    private var headingNodes: [OpaquePointer] = []
+    private var embedNodes: [OpaquePointer] = []
+    private var rawHTMLNodes: [OpaquePointer] = []
+    private var ids = HeadingIDs()
+
+    init(options: MarkdownOptions, firstLine: Int) {
+        self.options = options
+        self.firstLine = firstLine
+    }
+
+    mutating func collect(from root: OpaquePointer) {
+        guard let iterator = cmark_iter_new(root) else { preconditionFailure("cmark-gfm could not allocate") }
+        defer { cmark_iter_free(iterator) }
+        var sawParagraph = false
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_HEADING:
+                headingNodes.append(node)
+            case CMARK_NODE_PARAGRAPH where !sawParagraph && cmark_node_parent(node) == root:
+                sawParagraph = true
+                firstParagraph = plainText(of: node)
+            case CMARK_NODE_CODE_BLOCK:
+                let info = literal(cmark_node_get_fence_info(node))
+                let language = info.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+                if !language.isEmpty, options.embedLanguages.contains(language) {
+                    embedNodes.append(node)
+                } else {
+                    wordCount += Self.words(in: literal(cmark_node_get_literal(node)))
+                }
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE:
+                wordCount += Self.words(in: literal(cmark_node_get_literal(node)))
+            case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
+                if !options.allowsRawHTML { rawHTMLNodes.append(node) }
+            case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                prefixRootRelativeURL(of: node)
+            default:
+                break
+            }
+        }
+    }
+
+    mutating func apply(extensions: UnsafeMutablePointer<cmark_llist>?, cmarkOptions: Int32) {
+        for node in rawHTMLNodes {
+            cmark_node_unlink(node)
+            cmark_node_free(node)
+        }
+        for node in headingNodes {
+            let level = Int(cmark_node_get_heading_level(node))
+            let text = plainText(of: node)
+            let id = ids.id(for: text)
+            headings.append(MarkdownHeading(level: level, text: text, id: id))
+            var html = MarkdownRenderer.renderHTML(node, options: cmarkOptions, extensions: extensions)
+            // cmark renders "<hN>…</hN>\n"; give the open tag its id.
+            let openTag = "<h\(level)"
+            if html.hasPrefix(openTag) {
+                html.insert(
+                    contentsOf: " id=\"\(Self.escapeAttribute(id))\"",
+                    at: html.index(html.startIndex, offsetBy: openTag.count))
+            }
+            replace(node, withLiteralHTML: html)
+        }
+        for (index, node) in embedNodes.enumerated() {
+            let info = literal(cmark_node_get_fence_info(node))
+            let parts = info.split(separator: " ", maxSplits: 1)
+            let placeholder = "<!--tagflow-embed-\(index)-->"
+            embeds.append(
+                MarkdownEmbed(
+                    language: parts.first.map(String.init) ?? "",
+                    arguments: parts.count > 1 ? String(parts[1]) : "",
+                    content: literal(cmark_node_get_literal(node)),
+                    line: Int(cmark_node_get_start_line(node)) + firstLine - 1,
+                    placeholder: placeholder
+                ))
+            replace(node, withLiteralHTML: placeholder + "\n")
+        }
+    }
+
+    /// Swaps a block for a custom block whose HTML is `html` as is (custom blocks are written
+    /// verbatim in safe mode too, which is what makes this safe to use for our own markup only).
+    private func replace(_ node: OpaquePointer, withLiteralHTML html: String) {
+        guard let custom = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else {
+            preconditionFailure("cmark-gfm could not allocate a node")
+        }
+        cmark_node_set_on_enter(custom, html)
+        cmark_node_set_on_exit(custom, "")
+        if cmark_node_replace(node, custom) == 1 {
+            cmark_node_free(node)
+        } else {
+            cmark_node_free(custom)
+        }
+    }
+
+    private func prefixRootRelativeURL(of node: OpaquePointer) {
+        guard !options.rootPathPrefix.isEmpty else { return }
+        let url = literal(cmark_node_get_url(node))
+        guard url.hasPrefix("/"), !url.hasPrefix("//") else { return }
+        cmark_node_set_url(node, options.rootPathPrefix + url)
+    }
+
+    private func plainText(of node: OpaquePointer) -> String {
+        guard let iterator = cmark_iter_new(node) else { preconditionFailure("cmark-gfm could not allocate") }
+        defer { cmark_iter_free(iterator) }
+        var text = ""
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let child = cmark_iter_get_node(iterator) else { continue }
+            switch cmark_node_get_type(child) {
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE: text += literal(cmark_node_get_literal(child))
+            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: text += " "
+            default: break
+            }
+        }
+        return text
+    }
+
+    private func literal(_ pointer: UnsafePointer<CChar>?) -> String {
+        pointer.map { String(cString: $0) } ?? ""
+    }
+
+    static func words(in text: String) -> Int {
+        var count = 0
+        var inWord = false
+        for byte in text.utf8 {
+            let isSpace = byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+            if !isSpace && !inWord { count += 1 }
+            inWord = !isSpace
+        }
+        return count
+    }
+
+    static func escapeAttribute(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "\"": out += "&quot;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import TagflowTesting
+import Testing
+
+@testable import TagflowCommands
+
+@Suite struct CLITests {
+    @Test func buildSucceedsWithExitZero() async throws {
+        let fixture = try SiteFixture("-- site.yml --\ntitle: T\n-- posts/2024-01-01-a.md --\n---\ntitle: A\n---\nHi\n")
+        defer { fixture.remove() }
+        let status = await TagflowCLI.run(["build", fixture.site.path, "--output", fixture.output.path, "--quiet"])
+        #expect(status == 0)
+        #expect(
+            FileManager.default.fileExists(atPath: fixture.output.appendingPathComponent("posts/a/index.html").path))
+    }
+
+    @Test func siteErrorsExitWithOne() async throws {
+        let fixture = try SiteFixture("-- site.yml --\ntitle: T\n-- posts/bad.md --\n---\ntitle: [\n---\n")
+        defer { fixture.remove() }
+        #expect(await TagflowCLI.run(["build", fixture.site.path, "--output", fixture.output.path]) == 1)
+    }
+
+    @Test(arguments: [
+        ["build", "--no-such-flag"], ["frobnicate"], ["build", "--base-url", "ftp://x"], ["new", "post", " "],
+    ])
+    func badUsageExitsWithTwo(arguments: [String]) async {
+        #expect(await TagflowCLI.run(arguments) == 2)
+    }
+
+    @Test func helpExitsWithZero() async {
+        #expect(await TagflowCLI.run(["--help"]) == 0)
+        #expect(await TagflowCLI.run(["build", "--help"]) == 0)
+    }
+
+    @Test func newSiteBuildsAsIs() async throws {
+        let fixture = try SiteFixture("")
+        defer { fixture.remove() }
+        let folder = fixture.root.appendingPathComponent("blog")
+        #expect(await TagflowCLI.run(["new", "site", folder.path]) == 0)
+        #expect(
+            await TagflowCLI.run(["new", "post", "Second: the sequel", "--tags", "swift, C#", "--site", folder.path])
+                == 0)
+        let posts = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("posts").path)
+        #expect(posts.count == 2)
+        #expect(posts.contains { $0.hasSuffix("-second-the-sequel.md") })
+        // Drafts are skipped by default; --drafts publishes the new post too.
+        let output = fixture.root.appendingPathComponent("out")
+        #expect(
+            await TagflowCLI.run(["build", folder.path, "--output", output.path, "--drafts", "--strict", "-q"]) == 0)
+        #expect(
+            FileManager.default.fileExists(
+                atPath: output.appendingPathComponent("posts/second-the-sequel/index.html").path))
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("tags/c-sharp/index.html").path))
+        // The same post twice is refused, not overwritten.
+        #expect(await TagflowCLI.run(["new", "post", "Second: the sequel", "--site", folder.path]) == 1)
+        // A second `new site` into a non-empty folder is refused.
+        #expect(await TagflowCLI.run(["new", "site", folder.path]) == 1)
+    }
+}
+
+/// Runs the built `tagflow` binary, as a user or a CI job does.
+@Suite struct BinaryTests {
+    static let binary: URL? = {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let candidate = exe.deletingLastPathComponent().appendingPathComponent("tagflow")
+        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+    }()
+
+    static let exampleSite = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../site-example").standardizedFileURL
+
+    func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> (
+        Int32, String
+    ) {
+        let binary = try #require(Self.binary, "the tagflow executable is built next to the test bundle")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func errorsPrintLikeACompiler() throws {
+        let fixture = try SiteFixture("-- site.yml --\ntitle: T\n-- posts/hello.md --\n---\ntitle: Hello: world\n---\n")
+        defer { fixture.remove() }
+        let (status, stderr) = try run(
+            ["build", fixture.site.path, "-o", fixture.output.path], environment: ["NO_COLOR": "1"])
+        #expect(status == 1)
+        #expect(stderr.hasPrefix("posts/hello.md:2:13: error: invalid YAML in front matter"))
+        #expect(stderr.contains("error: build failed: 1 error"))
+    }
+
+    @Test func outputIsTheSameInAnyTimeZoneLocaleAndWorkingDirectory() throws {
+        let fixture = try SiteFixture("")
+        defer { fixture.remove() }
+        var outputs: [[String: Data]] = []
+        let settings: [([String: String], URL?)] = [
+            (["TZ": "UTC", "LANG": "C"], nil),
+            (["TZ": "Pacific/Kiritimati", "LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8"], fixture.root),
+            (["TZ": "America/Los_Angeles", "LANG": "ja_JP.UTF-8"], URL(fileURLWithPath: "/")),
+        ]
+        for (index, (environment, directory)) in settings.enumerated() {
+            let output = fixture.root.appendingPathComponent("out\(index)")
+            let (status, stderr) = try run(
+                ["build", Self.exampleSite.path, "-o", output.path, "-q"], environment: environment, in: directory)
+            #expect(status == 0, "\(stderr)")
+            outputs.append(folderContents(output))
+        }
+        #expect(outputs[0].count > 50)
+        #expect(outputs[0] == outputs[1])
+        #expect(outputs[0] == outputs[2])
+    }
+}

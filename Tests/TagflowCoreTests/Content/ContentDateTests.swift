@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import TagflowCore
+
+@Suite struct ContentDateTests {
+    let utc = TimeZone(identifier: "UTC") ?? .current
+    let stockholm = TimeZone(identifier: "Europe/Stockholm") ?? .current
+
+    @Test func parsesTheAcceptedForms() {
+        #expect(ContentDate.parse("2024-03-05", timeZone: utc)?.secondsSince1970 == 1_709_596_800)
+        #expect(ContentDate.parse("2024-03-05T09:30:00Z", timeZone: utc)?.secondsSince1970 == 1_709_631_000)
+        #expect(ContentDate.parse("2024-03-05T10:30:00+01:00", timeZone: utc)?.secondsSince1970 == 1_709_631_000)
+        #expect(ContentDate.parse("2024-03-05 09:30", timeZone: utc)?.secondsSince1970 == 1_709_631_000)
+        #expect(ContentDate.parse("2024-03-05T09:30:00.250-0000", timeZone: utc)?.secondsSince1970 == 1_709_631_000)
+    }
+
+    @Test func datesWithoutAZoneAreInTheSiteZone() throws {
+        // Midnight in Stockholm (UTC+1 in March) is 23:00 UTC the day before.
+        let midnight = try #require(ContentDate.parse("2024-03-05", timeZone: stockholm))
+        #expect(midnight.rfc3339(in: utc) == "2024-03-04T23:00:00Z")
+        // Summer time: UTC+2.
+        #expect(ContentDate.parse("2024-07-01 12:00", timeZone: stockholm)?.rfc3339(in: utc) == "2024-07-01T10:00:00Z")
+    }
+
+    @Test(arguments: [
+        "2024-13-01", "2024-02-30", "2023-02-29", "24-03-05", "2024-3-5", "yesterday", "2024-03-05T25:00",
+        "2024-03-05 extra", "",
+    ])
+    func rejectsInvalidDates(text: String) {
+        #expect(ContentDate.parse(text, timeZone: utc) == nil)
+    }
+
+    @Test func leapDay() {
+        #expect(ContentDate.parse("2024-02-29", timeZone: utc) != nil)
+    }
+
+    @Test func formatsTheSameOnEveryMachine() throws {
+        let date = try #require(ContentDate.parse("2025-06-01T09:30:00+02:00", timeZone: utc))
+        #expect(date.rfc3339(in: stockholm) == "2025-06-01T09:30:00+02:00")
+        #expect(date.rfc3339(in: utc) == "2025-06-01T07:30:00Z")
+        #expect(date.displayDay(in: stockholm) == "1 June 2025")
+        #expect(date.isoDay(in: stockholm) == "2025-06-01")
+    }
+
+    @Test func fileNamePrefix() {
+        #expect(
+            ContentDate.fromFileName("2024-03-05-hello.md", timeZone: utc)
+                == ContentDate.parse("2024-03-05", timeZone: utc))
+        #expect(ContentDate.fromFileName("hello.md", timeZone: utc) == nil)
+        #expect(ContentDate.fromFileName("2024-03-05.md", timeZone: utc) == nil)
+    }
+
+    @Test func civilConversionRoundTrips() {
+        for days in stride(from: -800_000, through: 800_000, by: 997) {
+            let (y, m, d) = ContentDate.civil(fromDays: days)
+            #expect(ContentDate.daysFromCivil(year: y, month: m, day: d) == days)
+        }
+    }
+}

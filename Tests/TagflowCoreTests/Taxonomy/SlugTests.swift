@@ -1,0 +1,56 @@
+import Testing
+
+@testable import TagflowCore
+
+@Suite struct SlugTests {
+    @Test(arguments: [
+        ("Swift", "swift"), ("Server Side Swift", "server-side-swift"), ("C++", "c-plus-plus"), ("C#", "c-sharp"),
+        ("C", "c"), (".NET", "dot-net"), ("F#", "f-sharp"), ("async/await", "async-await"), ("async", "async"),
+        ("Q&A", "q-and-a"), ("100% coverage", "100-percent-coverage"), ("Café", "cafe"), ("Zürich", "zurich"),
+        ("naïve Bayes", "naive-bayes"), ("Crème brûlée", "creme-brulee"), ("标签布局", "标签布局"), ("レイアウト", "レイアウト"),
+        ("한국어", "한국어"), ("Русский", "русский"), ("Exercise 💪", "exercise"), ("#hashtag", "hashtag"),
+        ("Swift 5.9", "swift-5-9"), ("Node.js", "node-js"), ("  spaced   out ", "spaced-out"), ("Straße", "strasse"),
+        ("💪", "u1f4aa"),
+    ])
+    func slugs(name: String, expected: String) {
+        #expect(Slug(from: name).rawValue == expected)
+    }
+
+    @Test func slugsAreURLSafeAfterEncoding() {
+        for name in ["C#", "a/b", "x?y", "标签", "Rocket 🚀", "tilde~tag"] {
+            let encoded = percentEncodedPath(Slug(from: name).rawValue)
+            #expect(!encoded.contains("#") && !encoded.contains("?") && !encoded.contains("/"), "\(name) → \(encoded)")
+        }
+    }
+
+    @Test func validatedRejectsTraversalAndSlashes() {
+        for bad in ["../../etc/x", "/etc/passwd", "a/b", "..", ".hidden", "a\\b", "", "two words"] {
+            #expect(Slug.validated(bad) == nil, "\(bad) should be rejected")
+        }
+        #expect(Slug.validated("my-post_2.0")?.rawValue == "my-post_2.0")
+        #expect(Slug.validated("标签")?.rawValue == "标签")
+    }
+
+    @Test func percentEncodesNonASCII() {
+        #expect(percentEncodedPath("/tags/标签/") == "/tags/%E6%A0%87%E7%AD%BE/")
+        #expect(percentEncodedPath("/a b/") == "/a%20b/")
+    }
+}
+
+@Suite struct TagKeyTests {
+    @Test func caseAndSpacingDoNotMatter() {
+        #expect(TagKey("Swift") == TagKey("swift "))
+        #expect(TagKey("SWIFT") == TagKey("  swift"))
+        #expect(TagKey("Flow  Layout") == TagKey("flow layout"))
+    }
+
+    @Test func unicodeNormalisationDoesNotMatter() {
+        #expect(TagKey("Cafe\u{301}") == TagKey("Café"))
+        #expect(TagKey("Cafe\u{301}").rawValue == "café")
+    }
+
+    @Test func punctuationMatters() {
+        let keys: Set = [TagKey("C"), TagKey("C++"), TagKey("C#"), TagKey("async"), TagKey("async/await")]
+        #expect(keys.count == 5)
+    }
+}

@@ -1,0 +1,116 @@
+import Testing
+
+@testable import TagflowMarkdown
+
+@Suite struct FrontMatterSplitTests {
+    @Test func splitsYAMLAndBody() throws {
+        let split = try FrontMatterSplit(splitting: "---\ntitle: Hi\ntags: [a]\n---\nBody\nmore\n")
+        #expect(split.yaml == "title: Hi\ntags: [a]\n")
+        #expect(split.yamlFirstLine == 2)
+        #expect(split.body == "Body\nmore\n")
+        #expect(split.bodyFirstLine == 5)
+    }
+
+    @Test func fileWithoutFrontMatterIsAllBody() throws {
+        let split = try FrontMatterSplit(splitting: "# Title\n\ntext\n")
+        #expect(split.yaml == nil)
+        #expect(split.body == "# Title\n\ntext\n")
+        #expect(split.bodyFirstLine == 1)
+    }
+
+    @Test func closingFenceMayBeDotsAndHaveTrailingSpaces() throws {
+        #expect(try FrontMatterSplit(splitting: "---  \na: 1\n...\nx").yaml == "a: 1\n")
+        #expect(try FrontMatterSplit(splitting: "---\na: 1\n---   \nx").body == "x")
+    }
+
+    @Test func emptyFrontMatterAndEmptyBody() throws {
+        let split = try FrontMatterSplit(splitting: "---\n---\n")
+        #expect(split.yaml == "")
+        #expect(split.body == "")
+    }
+
+    @Test(arguments: ["---\ntitle: x\nbody without close\n", "---", "---\n"])
+    func unclosedFrontMatterIsAnErrorAtLineOne(text: String) {
+        #expect(throws: FrontMatterError(line: 1, column: 1, reason: .unclosed)) {
+            try FrontMatterSplit(splitting: text)
+        }
+    }
+
+    @Test func unclosedErrorHasAHint() {
+        let error = FrontMatterError(line: 1, column: 1, reason: .unclosed)
+        #expect(error.hint?.contains("closing `---`") == true)
+    }
+
+    @Test func horizontalRuleLaterInTheFileIsNotFrontMatter() throws {
+        let split = try FrontMatterSplit(splitting: "Intro\n\n---\n\nmore\n")
+        #expect(split.yaml == nil)
+    }
+
+    @Test func sourceTextStripsBOMAndNormalisesLineEndings() throws {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("---\r\ntitle: A\r\n---\r\nline\rnext\r\n".utf8)
+        let text = try #require(SourceText.decode(bytes))
+        #expect(text == "---\ntitle: A\n---\nline\nnext\n")
+        let split = try FrontMatterSplit(splitting: text)
+        #expect(split.yaml == "title: A\n")
+    }
+
+    @Test func sourceTextRejectsInvalidUTF8() {
+        #expect(SourceText.decode([0x66, 0xFF, 0xFE, 0x6F]) == nil)
+    }
+}
+
+@Suite struct YAMLReaderTests {
+    @Test func readsTypedValuesWithFileLines() throws {
+        let mapping = try YAMLReader.mapping(
+            from: "title: Hello\ncount: 3\nratio: 1.5\ndraft: true\nanswer: no\ntags:\n  - a\n  - \"b\"\n", firstLine: 2
+        )
+        #expect(mapping["title"] == .string("Hello"))
+        #expect(mapping["count"] == .int(3))
+        #expect(mapping["ratio"] == .double(1.5))
+        #expect(mapping["draft"] == .bool(true))
+        // YAML 1.2 core schema: "no" is text, not false.
+        #expect(mapping["answer"] == .string("no"))
+        #expect(mapping["tags"] == .list([.string("a"), .string("b")]))
+        #expect(mapping.entry("count")?.line == 3)
+    }
+
+    @Test func quotedNumbersStayText() throws {
+        #expect(try YAMLReader.mapping(from: "a: \"42\"")["a"] == .string("42"))
+        #expect(try YAMLReader.mapping(from: "date: 2024-03-05")["date"] == .string("2024-03-05"))
+    }
+
+    @Test func malformedYAMLReportsTheFileLine() {
+        do {
+            _ = try YAMLReader.mapping(from: "title: ok\ntags: [a, b\nx: 1\n", firstLine: 2)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.line >= 3)
+            #expect(error.message.hasPrefix("invalid YAML in front matter"))
+        }
+    }
+
+    @Test func mappingValueInPlainScalarPointsAtItsColumn() {
+        do {
+            _ = try YAMLReader.mapping(from: "title: Hello: world\n", firstLine: 2)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.line == 2)
+            #expect(error.column == 13)  // the second colon
+        }
+    }
+
+    @Test func duplicateKeysAreAnError() {
+        #expect(throws: FrontMatterError.self) { try YAMLReader.mapping(from: "a: 1\na: 2\n") }
+    }
+
+    @Test func aListIsNotFrontMatter() {
+        #expect(throws: FrontMatterError(line: 1, column: 1, reason: .notAMapping)) {
+            try YAMLReader.mapping(from: "- a\n- b\n")
+        }
+    }
+
+    @Test func emptyYAMLIsAnEmptyMapping() throws {
+        #expect(try YAMLReader.mapping(from: "").entries.isEmpty)
+        #expect(try YAMLReader.mapping(from: "# only a comment\n").entries.isEmpty)
+    }
+}

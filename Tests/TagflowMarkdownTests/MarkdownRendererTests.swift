@@ -1,0 +1,99 @@
+import Testing
+
+@testable import TagflowMarkdown
+
+@Suite struct MarkdownRendererTests {
+    let renderer = MarkdownRenderer()
+
+    @Test func rendersCommonMark() {
+        #expect(renderer.render("Hello *world*").html == "<p>Hello <em>world</em></p>\n")
+    }
+
+    @Test func rendersGFMExtensions() {
+        let html = renderer.render(
+            """
+            | a | b |
+            |---|:-:|
+            | 1 | 2 |
+
+            ~~gone~~ and https://example.org and www.example.com
+
+            - [x] done
+            - [ ] todo
+            """
+        ).html
+        #expect(html.contains("<table>"))
+        #expect(html.contains("<th align=\"center\">b</th>"))
+        #expect(html.contains("<del>gone</del>"))
+        #expect(html.contains("<a href=\"https://example.org\">https://example.org</a>"))
+        #expect(html.contains("<a href=\"http://www.example.com\">www.example.com</a>"))
+        #expect(html.contains("<input type=\"checkbox\" checked=\"\" disabled=\"\" /> done"))
+        #expect(html.contains("<input type=\"checkbox\" disabled=\"\" /> todo"))
+    }
+
+    @Test func rendersFootnotes() {
+        let html = renderer.render("Text[^1].\n\n[^1]: The note.\n").html
+        #expect(html.contains("class=\"footnotes\""))
+        #expect(html.contains("The note."))
+        #expect(html.contains("href=\"#fn-1\"") || html.contains("href=\"#fn1\""))
+    }
+
+    @Test func dropsRawHTMLUnlessAllowed() {
+        let markdown = "<div class=\"x\">block</div>\n\nInline <kbd>K</kbd> and <script>alert(1)</script>.\n"
+        let safe = renderer.render(markdown).html
+        #expect(!safe.contains("<div"))
+        #expect(!safe.contains("<kbd>"))
+        #expect(!safe.contains("<script"))
+        #expect(!safe.contains("raw HTML omitted"))
+        #expect(safe.contains("K"))
+        let unsafe = MarkdownRenderer(options: MarkdownOptions(allowsRawHTML: true)).render(markdown).html
+        #expect(unsafe.contains("<div class=\"x\">block</div>"))
+        #expect(unsafe.contains("<kbd>K</kbd>"))
+        // The tag filter extension still neutralises <script> when raw HTML is allowed.
+        #expect(unsafe.contains("&lt;script>"))
+    }
+
+    @Test func removesDangerousURLsInSafeMode() {
+        let html = renderer.render("[x](javascript:alert(1))").html
+        #expect(!html.contains("javascript:"))
+    }
+
+    @Test func headingsGetStableUniqueIDs() {
+        let page = renderer.render(
+            "# Hello, World!\n\n## Hello world\n\n## Hello, World!\n\n### 标签 布局\n\n## `code` *em*\n")
+        #expect(page.headings.map(\.id) == ["hello-world", "hello-world-1", "hello-world-2", "标签-布局", "code-em"])
+        #expect(page.html.contains("<h1 id=\"hello-world\">Hello, World!</h1>"))
+        #expect(page.html.contains("<h2 id=\"code-em\"><code>code</code> <em>em</em></h2>"))
+        #expect(page.headings[0].level == 1)
+        #expect(renderer.render("# Hello, World!").html == renderer.render("# Hello, World!").html)
+    }
+
+    @Test func prefixesRootRelativeURLs() {
+        let renderer = MarkdownRenderer(options: MarkdownOptions(rootPathPrefix: "/blog"))
+        let html = renderer.render("[a](/posts/x/) [b](//cdn.example/x) [c](https://e.org/) ![i](/images/f.svg)").html
+        #expect(html.contains("href=\"/blog/posts/x/\""))
+        #expect(html.contains("href=\"//cdn.example/x\""))
+        #expect(html.contains("href=\"https://e.org/\""))
+        #expect(html.contains("src=\"/blog/images/f.svg\""))
+    }
+
+    @Test func embedsAreHandedOutWithTheirLines() {
+        let renderer = MarkdownRenderer(options: MarkdownOptions(embedLanguages: ["chips"]))
+        let page = renderer.render(
+            "Intro\n\n```chips wide\nSwift\nRust -> /r/\n```\n\n```swift\nlet x = 1\n```\n", firstLine: 5)
+        #expect(page.embeds.count == 1)
+        let embed = page.embeds.first
+        #expect(embed?.language == "chips")
+        #expect(embed?.arguments == "wide")
+        #expect(embed?.content == "Swift\nRust -> /r/\n")
+        #expect(embed?.line == 7)
+        #expect(page.html.contains(embed?.placeholder ?? "?"))
+        #expect(page.html.contains("language-swift"))
+    }
+
+    @Test func collectsFirstParagraphAndWordCount() {
+        let page = renderer.render("# Title\n\nFirst *para* here.\n\nSecond one.\n")
+        #expect(page.firstParagraph == "First para here.")
+        #expect(page.wordCount == 6)
+    }
+}

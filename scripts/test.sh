@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The whole test suite, exactly as CI runs it:
+#   1. build everything (the project's own code must compile without warnings),
+#   2. swift test,
+#   3. the TagflowMarkdown tests again under AddressSanitizer (cmark-gfm is C),
+#   4. the format lint and the embedded-theme check,
+#   5. the browser suites against headless Chromium (skipped, and said so, when it is missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "build"
+log=$(mktemp)
+swift build --build-tests 2>&1 | tee "$log"
+if grep -E "^(/[^:]*/)?(Sources|Tests|Benchmarks)/[^:]+:[0-9]+:[0-9]+: warning:" "$log" | grep -v "/.build" ; then
+    echo "error: the build has warnings in the project's own code (above)" >&2
+    exit 1
+fi
+
+step "swift test"
+swift test --skip-build
+
+step "TagflowMarkdown under AddressSanitizer"
+swift test --sanitize=address --scratch-path .build-asan --filter TagflowMarkdownTests
+
+step "format lint"
+scripts/format.sh --lint-only
+python3 scripts/embed-theme.py --check
+
+step "browser suites"
+export TAGFLOW="$PWD/.build/debug/tagflow"
+for suite in Tests/Browser/*_conformance.py Tests/Browser/*_accuracy.py Tests/Browser/*_browser.py; do
+    [ -e "$suite" ] || continue
+    echo "-- $suite"
+    python3 "$suite"
+done
+echo
+echo "All tests passed."
