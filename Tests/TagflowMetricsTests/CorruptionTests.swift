@@ -109,7 +109,9 @@ struct CorruptionTests {
         var bytes = font.bytes
         bytes[20...23] = [0, 0, 0, 28]
         let length = UInt32(cmap.bytes.count)
-        bytes[24...27] = [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+        bytes[24...27] = [
+            UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF),
+        ]
         bytes += cmap.bytes
         let start = ContinuousClock.now
         #expect(throws: FontError.self) { try MetricsTable(fontFile: bytes) }  // no `head`

@@ -27,7 +27,9 @@ struct MeasureCommand: AsyncParsableCommand {
     @Option(help: "The font size in px.")
     var size: Double
 
-    @Option(name: .customLong("letter-spacing"), parsing: .unconditional, help: "CSS letter-spacing in px (may be negative).")
+    @Option(
+        name: .customLong("letter-spacing"), parsing: .unconditional,
+        help: "CSS letter-spacing in px (may be negative).")
     var letterSpacing: Double = 0
 
     @Argument(help: "A file with the strings (default: standard input).", completion: .file())

@@ -116,7 +116,8 @@ extension MetricsTable {
 }
 
 extension FontStack {
-    /// The built-in stack: Liberation Sans, then the CJK and emoji fallbacks. In CSS, name
-    /// `"Liberation Sans", Arimo, Arial, sans-serif`.
+    /// The built-in stack: Liberation Sans, then the CJK and emoji fallbacks.
+    ///
+    /// In CSS, name `"Liberation Sans", Arimo, Arial, sans-serif`.
     public static let `default` = FontStack([.liberationSans, .cjkFallback, .emojiFallback])
 }

@@ -149,7 +149,8 @@ struct FontParser {
             for script in FontParser.scriptTags {
                 var list: [UInt16] = []
                 var kern = false
-                for (feature, lookups) in try layout.features(script: script) where feature == "kern" || feature == "dist" {
+                for (feature, lookups) in try layout.features(script: script)
+                where feature == "kern" || feature == "dist" {
                     kern = kern || feature == "kern"
                     list.append(contentsOf: lookups)
                 }

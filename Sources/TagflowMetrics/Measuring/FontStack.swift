@@ -42,7 +42,9 @@ public struct FontStack: Sendable {
     ///   `line-height: normal` height, both in 1/64 px.
     /// - Complexity: O(*n*) in the length of `text`.
     public func measure(_ text: String, size: Double, letterSpacing: Double = 0) -> TextMeasurement {
-        if let fast = Measurer.measureSimpleASCII(text, font: tables[0].storage, size: size, letterSpacing: letterSpacing) {
+        if let fast = Measurer.measureSimpleASCII(
+            text, font: tables[0].storage, size: size, letterSpacing: letterSpacing)
+        {
             return fast
         }
         if let fast = Measurer.measureASCII(text, font: tables[0].storage, size: size, letterSpacing: letterSpacing) {

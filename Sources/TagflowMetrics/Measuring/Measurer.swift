@@ -66,7 +66,9 @@ struct Measurer {
         scales = fonts.map { FontScale($0, size: size) }
         self.letterSpacing = Float(letterSpacing)
         self.size = size
-        features = letterSpacing == 0 ? FeatureBit.required | FeatureBit.ligatures | FeatureBit.contextual
+        features =
+            letterSpacing == 0
+            ? FeatureBit.required | FeatureBit.ligatures | FeatureBit.contextual
             : FeatureBit.required
     }
 
@@ -162,7 +164,8 @@ struct Measurer {
         let letterSpacing = letterSpacing.isFinite ? min(max(letterSpacing, -100_000), 100_000) : 0
         let scale = FontScale(font, size: size)
         let features =
-            letterSpacing == 0 ? FeatureBit.required | FeatureBit.ligatures | FeatureBit.contextual : FeatureBit.required
+            letterSpacing == 0
+            ? FeatureBit.required | FeatureBit.ligatures | FeatureBit.contextual : FeatureBit.required
         var total: Float
         let tag = hasLetter ? Script.latin.tag : Script.common.tag
         let count = glyphs.count
@@ -242,7 +245,8 @@ struct Measurer {
                 } else {
                     search: for (index, font) in fonts.enumerated() {
                         list.removeAll(keepingCapacity: true)
-                        for scalar in scalars where !(scalar.value > 0x7F && scalar.properties.isDefaultIgnorableCodePoint) {
+                        for scalar in scalars
+                        where !(scalar.value > 0x7F && scalar.properties.isDefaultIgnorableCodePoint) {
                             list.append(scalar.value)
                         }
                         Composition.normalize(&list, for: font)
@@ -253,7 +257,8 @@ struct Measurer {
                     if fontIndex < 0 {
                         fontIndex = 0
                         list.removeAll(keepingCapacity: true)
-                        for scalar in scalars where !(scalar.value > 0x7F && scalar.properties.isDefaultIgnorableCodePoint) {
+                        for scalar in scalars
+                        where !(scalar.value > 0x7F && scalar.properties.isDefaultIgnorableCodePoint) {
                             list.append(scalar.value)
                         }
                         Composition.normalize(&list, for: fonts[0])
@@ -274,7 +279,9 @@ struct Measurer {
                 for scalar in list {
                     glyphs.append(font.glyph(for: scalar))
                     var isMark: UInt8 = 0
-                    if scalar >= 0x300, let value = Unicode.Scalar(scalar), value.properties.generalCategory == .nonspacingMark {
+                    if scalar >= 0x300, let value = Unicode.Scalar(scalar),
+                        value.properties.generalCategory == .nonspacingMark
+                    {
                         isMark = 1
                     }
                     marks.append(isMark)
@@ -282,7 +289,9 @@ struct Measurer {
             }
             if !breaksRun, var last = segments.last, last.font == fontIndex, last.emoji == emoji,
                 last.script == effective
-                    || (last.weak && (!last.middleDot || script == .common || script == .latin || script == .greek || script == .han))
+                    || (last.weak
+                        && (!last.middleDot || script == .common || script == .latin || script == .greek
+                            || script == .han))
             {
                 if last.weak && script != .common {
                     last.script = script
@@ -293,7 +302,8 @@ struct Measurer {
             } else {
                 segments.append(
                     Segment(
-                        font: fontIndex, script: effective, weak: script == .common && (lastStrong == nil || breaksRun), emoji: emoji, start: start,
+                        font: fontIndex, script: effective, weak: script == .common && (lastStrong == nil || breaksRun),
+                        emoji: emoji, start: start,
                         end: glyphs.count))
                 segments[segments.count - 1].middleDot = breaksRun
             }
@@ -314,7 +324,8 @@ struct Measurer {
                 }
                 continue
             }
-            guard let scriptIndex = font.scriptIndex(for: segment.script.tag) ?? font.scriptIndex(for: Script.common.tag)
+            guard
+                let scriptIndex = font.scriptIndex(for: segment.script.tag) ?? font.scriptIndex(for: Script.common.tag)
             else {
                 for index in segment.start..<segment.end {
                     let isMark = font.glyphClasses.starts.isEmpty ? marks[index] != 0 : font.isMark(glyphs[index])

@@ -349,7 +349,8 @@ struct Shaper {
                     break subtables
                 case .classes(let coverage, let firstClasses, let secondClasses, let count, let values, let hasSecond):
                     guard let secondIndex = second, coverage.value(first) != nil else { continue }
-                    let index = Int(firstClasses.classOf(first)) * count + Int(secondClasses.classOf(glyphs[secondIndex]))
+                    let index =
+                        Int(firstClasses.classOf(first)) * count + Int(secondClasses.classOf(glyphs[secondIndex]))
                     guard index < values.count else { continue }
                     let value = values[index]
                     adjustments[position] &+= Int32(value.first)

@@ -77,7 +77,8 @@ final class TableStorage: Sendable {
             let end = min(cmapEnds[index], UInt32(TableStorage.directCount - 1))
             var code = cmapStarts[index]
             while code <= end {
-                direct[Int(code)] = cmapGlyphs[index]
+                direct[Int(code)] =
+                    cmapGlyphs[index]
                     &+ (constantGlyphs ? 0 : UInt16(truncatingIfNeeded: code - cmapStarts[index]))
                 code += 1
             }
@@ -129,7 +130,8 @@ final class TableStorage: Sendable {
         var asciiTriggers: [[UInt8]] = []
         for script in scripts {
             var bits = [UInt8](repeating: 0, count: 95)
-            for (position, lookupIndex) in script.substitutions.enumerated() where Int(lookupIndex) < substitutions.count {
+            for (position, lookupIndex) in script.substitutions.enumerated()
+            where Int(lookupIndex) < substitutions.count {
                 let lookupTriggers: [Bool]
                 if let cached = triggerCache[Int(lookupIndex)] {
                     lookupTriggers = cached
