@@ -54,6 +54,18 @@ struct ChromiumCase: Decodable, Sendable, CustomTestStringConvertible {
     }
 
     @Test(.enabled(if: SystemFonts.enabled, "needs Debian's fonts"))
+    func bidirectionalRunsAreRoundedSeparately() throws {
+        // Chromium 156: each bidirectional run is shaped and rounded up on its own.
+        let liberation = FontStack([try SystemFonts.table("liberation")])
+        #expect(liberation.measure("שלום 123 עולם", size: 13).width == 5369)
+        #expect(liberation.measure("C++ עברית", size: 13).width == 4005)
+        #expect(liberation.measure("Tag: שלום!", size: 13).width == 3865)
+        let dejavu = FontStack([try SystemFonts.table("dejavu")])
+        #expect(dejavu.measure("abc שלום def", size: 16).width == 6398)
+        #expect(dejavu.measure("שלום 123 עולם", size: 16).width == 7054)
+    }
+
+    @Test(.enabled(if: SystemFonts.enabled, "needs Debian's fonts"))
     func freeTypeScaleIsInexactForOddUnitsPerEm() throws {
         let cjk = FontStack([try SystemFonts.table("cjk")])
         // Four 1000-unit glyphs at 16 px: 64.000122 px, rounded up to 64 + 1/64 px.

@@ -9,7 +9,7 @@ struct FontParser {
     var tables: [String: (offset: Int, length: Int)] = [:]
 
     /// The OpenType script tags a table keeps lookups for (everything else uses `DFLT`).
-    static let scriptTags: [String] = ["DFLT", "latn", "cyrl", "grek", "hani", "kana", "hang"]
+    static let scriptTags: [String] = ["DFLT", "latn", "cyrl", "grek", "hani", "kana", "hang", "hebr", "arab"]
 
     /// How many faces a file holds (1 for a plain font, N for a collection).
     static func faceCount(_ bytes: [UInt8]) throws(FontError) -> Int {

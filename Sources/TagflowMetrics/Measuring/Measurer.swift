@@ -45,6 +45,8 @@ struct Segment {
     var weak: Bool
     /// Whether the run started at a U+00B7 MIDDLE DOT (only Latin, Greek or Han may join it).
     var middleDot: Bool = false
+    /// The bidirectional embedding level (0 left-to-right).
+    var level: UInt8 = 0
     var emoji: Bool
     var start: Int
     var end: Int
@@ -184,11 +186,142 @@ struct Measurer {
         return TextMeasurement(width: width, height: metrics.ascent + metrics.descent)
     }
 
+    /// The width of one shaped segment in px (before letter-spacing).
+    func segmentWidth(_ segment: Segment, glyphs: [UInt16], marks: [UInt8]) -> Float {
+        let font = fonts[segment.font]
+        let scale = scales[segment.font]
+        var total: Float = 0
+        if segment.emoji {
+            for index in segment.start..<segment.end {
+                total += Float(scale.advance(font.advance(glyphs[index]))) / 65536
+            }
+            return total
+        }
+        guard let scriptIndex = font.scriptIndex(for: segment.script.tag) ?? font.scriptIndex(for: Script.common.tag)
+        else {
+            for index in segment.start..<segment.end {
+                let isMark = font.glyphClasses.starts.isEmpty ? marks[index] != 0 : font.isMark(glyphs[index])
+                if !isMark { total += Float(scale.advance(font.advance(glyphs[index]))) / 65536 }
+            }
+            return total
+        }
+        var shaper = Shaper(font: font, scriptIndex: scriptIndex)
+        shaper.glyphs = Array(glyphs[segment.start..<segment.end])
+        shaper.unicodeMarks = Array(marks[segment.start..<segment.end])
+        return shaper.width(features: features, scale: scale)
+    }
+
+    /// A run's width in 1/64 px: its advances plus letter-spacing after each cluster, rounded up.
+    func rounded(_ total: Float, clusters: Int) -> Int {
+        var total = total
+        if letterSpacing != 0 { total += letterSpacing * Float(clusters) }
+        return total.isFinite ? Int((min(max(total, 0), 1e12) * 64).rounded(.up)) : 0
+    }
+
+    /// The clusters whose first glyph is in `from..<to`.
+    func clusterCount(_ starts: [Int], from: Int, to: Int) -> Int {
+        var count = 0
+        for start in starts where start >= from && start < to { count += 1 }
+        return count
+    }
+
+    // MARK: Bidirectional runs
+
+    static let leftToRight: UInt8 = 1
+    static let europeanNumber: UInt8 = 2
+    static let rightToLeft: UInt8 = 3
+    static let arabicNumber: UInt8 = 4
+
+    /// A simplified bidirectional class of a cluster's first character: 0 neutral, or one of
+    /// `leftToRight`, `europeanNumber`, `rightToLeft`, `arabicNumber`.
+    static func direction(of scalar: Unicode.Scalar, script: Script) -> UInt8 {
+        let value = scalar.value
+        if value < 0x80 {
+            if value >= 0x30 && value <= 0x39 { return europeanNumber }
+            return script == .common ? 0 : leftToRight
+        }
+        switch value {
+        case 0x0660...0x0669, 0x066B...0x066C, 0x0600...0x0605, 0x10E60...0x10E7E: return arabicNumber
+        case 0x06F0...0x06F9: return europeanNumber
+        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFE, 0x10800...0x10FFF, 0x1E800...0x1EFFF:
+            if scalar.properties.generalCategory == .nonspacingMark { return 0 }
+            return rightToLeft
+        default:
+            if scalar.properties.numericType == .decimal { return europeanNumber }
+            return script == .common ? 0 : leftToRight
+        }
+    }
+
+    /// Embedding levels in a left-to-right paragraph: right-to-left letters 1, numbers after
+    /// right-to-left text 2, neutrals between right-to-left text 1, everything else 0.
+    static func levels(_ directions: [UInt8]) -> [UInt8] {
+        var levels = [UInt8](repeating: 0, count: directions.count)
+        var previousStrong: UInt8 = leftToRight
+        for (index, direction) in directions.enumerated() {
+            switch direction {
+            case leftToRight:
+                levels[index] = 0
+                previousStrong = leftToRight
+            case rightToLeft:
+                levels[index] = 1
+                previousStrong = rightToLeft
+            case arabicNumber:
+                levels[index] = 2
+            case europeanNumber:
+                levels[index] = previousStrong == rightToLeft ? 2 : 0
+            default:
+                // A neutral is right-to-left between right-to-left text (numbers count as such).
+                var nextStrong: UInt8 = leftToRight
+                for later in directions[(index + 1)...] where later != 0 {
+                    nextStrong =
+                        later == leftToRight
+                        ? leftToRight
+                        : (later == europeanNumber
+                            ? (previousStrong == rightToLeft ? rightToLeft : leftToRight) : rightToLeft)
+                    break
+                }
+                levels[index] = previousStrong == rightToLeft && nextStrong == rightToLeft ? 1 : 0
+            }
+        }
+        return levels
+    }
+
+    /// Splits segments where the bidirectional level changes, and sets each piece's level.
+    static func splitAtLevels(_ segments: [Segment], levels: [UInt8], clusterStarts: [Int]) -> [Segment] {
+        var out: [Segment] = []
+        var cluster = 0
+        for segment in segments {
+            var piece = segment
+            piece.level = 255
+            while cluster < clusterStarts.count && clusterStarts[cluster] < segment.end {
+                let level = levels[cluster]
+                let start = clusterStarts[cluster]
+                if piece.level == 255 {
+                    piece.level = level
+                    piece.start = start
+                } else if level != piece.level {
+                    piece.end = start
+                    out.append(piece)
+                    piece.start = start
+                    piece.level = level
+                }
+                cluster += 1
+            }
+            piece.end = segment.end
+            if piece.level == 255 { piece.level = out.last?.level ?? 0 }
+            out.append(piece)
+        }
+        return out
+    }
+
     /// Measures one line of text.
     mutating func measure(_ text: String) -> TextMeasurement {
         var glyphs: [UInt16] = []
         var marks: [UInt8] = []
         var segments: [Segment] = []
+        var directions: [UInt8] = []
+        var clusterStarts: [Int] = []
+        var hasRightToLeft = false
         var clusters = 0
         var lastStrong: Script? = nil
         var firstStrong: Script? = nil
@@ -272,6 +405,10 @@ struct Measurer {
             if fontIndex < 64 { used |= 1 << UInt64(fontIndex) }
             let font = fonts[fontIndex]
             let start = glyphs.count
+            let direction = Measurer.direction(of: first, script: script)
+            hasRightToLeft = hasRightToLeft || direction >= Measurer.rightToLeft
+            directions.append(direction)
+            clusterStarts.append(start)
             if emoji {
                 glyphs.append(font.glyph(for: first.value))
                 marks.append(0)
@@ -314,32 +451,25 @@ struct Measurer {
                 segments[index].script = firstStrong
             }
         }
-        var total: Float = 0
-        for segment in segments {
-            let font = fonts[segment.font]
-            let scale = scales[segment.font]
-            if segment.emoji {
-                for index in segment.start..<segment.end {
-                    total += Float(scale.advance(font.advance(glyphs[index]))) / 65536
-                }
-                continue
-            }
-            guard
-                let scriptIndex = font.scriptIndex(for: segment.script.tag) ?? font.scriptIndex(for: Script.common.tag)
-            else {
-                for index in segment.start..<segment.end {
-                    let isMark = font.glyphClasses.starts.isEmpty ? marks[index] != 0 : font.isMark(glyphs[index])
-                    if !isMark { total += Float(scale.advance(font.advance(glyphs[index]))) / 65536 }
-                }
-                continue
-            }
-            var shaper = Shaper(font: font, scriptIndex: scriptIndex)
-            shaper.glyphs = Array(glyphs[segment.start..<segment.end])
-            shaper.unicodeMarks = Array(marks[segment.start..<segment.end])
-            total += shaper.width(features: features, scale: scale)
+        if hasRightToLeft {
+            segments = Measurer.splitAtLevels(
+                segments, levels: Measurer.levels(directions), clusterStarts: clusterStarts)
         }
-        if letterSpacing != 0 { total += letterSpacing * Float(clusters) }
-        let width = total.isFinite ? Int((min(max(total, 0), 1e12) * 64).rounded(.up)) : 0
+        var width = 0
+        var total: Float = 0
+        var runLevel = segments.first?.level ?? 0
+        var runStart = 0
+        for segment in segments {
+            if segment.level != runLevel {
+                // Each bidirectional run is its own item in Chromium, rounded up on its own.
+                width += rounded(total, clusters: clusterCount(clusterStarts, from: runStart, to: segment.start))
+                total = 0
+                runLevel = segment.level
+                runStart = segment.start
+            }
+            total += segmentWidth(segment, glyphs: glyphs, marks: marks)
+        }
+        width += rounded(total, clusters: clusterCount(clusterStarts, from: runStart, to: glyphs.count + 1))
         var ascent = 0
         var descent = 0
         for index in fonts.indices where index < 64 && used & (1 << UInt64(index)) != 0 {

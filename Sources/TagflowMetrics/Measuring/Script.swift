@@ -2,7 +2,7 @@
 /// (no kerning or ligatures across them), each with its OpenType script's lookups.
 enum Script: UInt8 {
     case common = 0
-    case latin, greek, cyrillic, han, kana, hangul, other
+    case latin, greek, cyrillic, han, kana, hangul, hebrew, arabic, other
 
     /// The OpenType script tag whose lookups apply.
     var tag: UInt32 {
@@ -14,6 +14,8 @@ enum Script: UInt8 {
         case .han: return 0x6861_6E69  // hani
         case .kana: return 0x6B61_6E61  // kana
         case .hangul: return 0x6861_6E67  // hang
+        case .hebrew: return 0x6865_6272  // hebr
+        case .arabic: return 0x6172_6162  // arab
         }
     }
 
@@ -52,6 +54,10 @@ enum Script: UInt8 {
         case 0x2E80...0x2FDF, 0x3005, 0x3007, 0x3021...0x3029, 0x3038...0x303B, 0x3400...0x4DBF, 0x4E00...0x9FFF,
             0xF900...0xFAFF, 0x20000...0x3FFFF:
             return .han
+        case 0x0590...0x05FF, 0xFB1D...0xFB4F:
+            return .hebrew
+        case 0x0600...0x06FF, 0x0750...0x077F, 0x0870...0x08FF, 0xFB50...0xFDFF, 0xFE70...0xFEFF:
+            return .arabic
         default:
             return .other
         }
