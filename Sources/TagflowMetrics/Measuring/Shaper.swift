@@ -279,11 +279,8 @@ struct Shaper {
     private mutating func positionWithMatrix(_ matrix: [Int32]) {
         let count = glyphs.count
         let slots = font.glyphSlots
-        var lookups: [PositionLookup] = []
-        for index in script.positionings where Int(index) < font.positionings.count {
-            lookups.append(font.positionings[Int(index)])
-        }
-        if script.usesKernTable, let kern = font.kernTable { lookups.append(kern) }
+        // The lookups, gathered only when a pair is not in the matrix.
+        var gathered: [PositionLookup]? = nil
         for position in 0..<count {
             if position + 1 < count {
                 let first = Int(glyphs[position])
@@ -296,6 +293,18 @@ struct Shaper {
                         continue
                     }
                 }
+            }
+            let lookups: [PositionLookup]
+            if let gathered {
+                lookups = gathered
+            } else {
+                var list: [PositionLookup] = []
+                for index in script.positionings where Int(index) < font.positionings.count {
+                    list.append(font.positionings[Int(index)])
+                }
+                if script.usesKernTable, let kern = font.kernTable { list.append(kern) }
+                gathered = list
+                lookups = list
             }
             for lookup in lookups where !ignores(position, flag: lookup.flag) {
                 guard let secondIndex = next(after: position, flag: lookup.flag) else { continue }
