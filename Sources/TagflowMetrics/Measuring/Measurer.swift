@@ -225,6 +225,22 @@ struct Measurer {
         return count
     }
 
+    /// Whether a code point is in a block that holds combining marks (a cheap filter before the
+    /// general category lookup).
+    @inline(__always)
+    static func mayBeMark(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x0300...0x036F, 0x0483...0x0489, 0x0591...0x05C7, 0x0610...0x061A, 0x064B...0x065F, 0x0670,
+            0x06D6...0x06ED, 0x0700...0x0DFF, 0x0E31...0x0FFF, 0x1000...0x109F, 0x1700...0x18AF,
+            0x1A00...0x1B7F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0x2CEF...0x2CF1, 0x2DE0...0x2DFF,
+            0x302A...0x302F, 0x3099...0x309A, 0xA66F...0xA6F1, 0xA800...0xABFF, 0xFB1E, 0xFE00...0xFE2F,
+            0x10000...0xDFFFF, 0xE0100...0xE01EF:
+            return true
+        default:
+            return false
+        }
+    }
+
     // MARK: Bidirectional runs
 
     static let leftToRight: UInt8 = 1
@@ -416,7 +432,7 @@ struct Measurer {
                 for scalar in list {
                     glyphs.append(font.glyph(for: scalar))
                     var isMark: UInt8 = 0
-                    if scalar >= 0x300, let value = Unicode.Scalar(scalar),
+                    if Measurer.mayBeMark(scalar), let value = Unicode.Scalar(scalar),
                         value.properties.generalCategory == .nonspacingMark
                     {
                         isMark = 1

@@ -25,6 +25,17 @@ enum Script: UInt8 {
         if value < 0x80 {
             return (value | 0x20) >= 0x61 && (value | 0x20) <= 0x7A ? .latin : .common
         }
+        // The most common letters need no property lookup.
+        switch value {
+        case 0x4E00...0x9FFF, 0x3400...0x4DBF: return .han
+        case 0xAC00...0xD7A3: return .hangul
+        case 0x3041...0x3096, 0x30A1...0x30FA: return .kana
+        case 0x00C0...0x00D6, 0x00D8...0x00F6, 0x00F8...0x024F: return .latin
+        case 0x0391...0x03A1, 0x03A3...0x03CE: return .greek
+        case 0x0400...0x0481, 0x048A...0x04FF: return .cyrillic
+        case 0x05D0...0x05EA: return .hebrew
+        default: break
+        }
         // Kana-Hiragana common marks (prolonged sound mark, voicing marks) join the run they are in.
         if value == 0x30FC || value == 0xFF70 || (0x3099...0x309C).contains(value) || value == 0xFF9E || value == 0xFF9F
         {
