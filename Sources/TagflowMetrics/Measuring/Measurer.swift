@@ -174,7 +174,6 @@ struct Measurer {
         if let scriptIndex = font.scriptIndex(for: tag) {
             var shaper = Shaper(font: font, scriptIndex: scriptIndex)
             shaper.glyphs = glyphs
-            shaper.unicodeMarks = [UInt8](repeating: 0, count: count)
             total = shaper.width(features: features, scale: scale)
         } else {
             total = 0
@@ -207,7 +206,7 @@ struct Measurer {
         }
         var shaper = Shaper(font: font, scriptIndex: scriptIndex)
         shaper.glyphs = Array(glyphs[segment.start..<segment.end])
-        shaper.unicodeMarks = Array(marks[segment.start..<segment.end])
+        if font.glyphClasses.starts.isEmpty { shaper.unicodeMarks = Array(marks[segment.start..<segment.end]) }
         return shaper.width(features: features, scale: scale)
     }
 

@@ -6,7 +6,8 @@ struct Shaper {
     let scriptIndex: Int
     /// Glyph ids.
     var glyphs: [UInt16] = []
-    /// Per glyph: 1 when the glyph came from a nonspacing mark (used when the font has no GDEF).
+    /// Per glyph: 1 when the glyph came from a nonspacing mark; only used, and only filled, when
+    /// the font has no GDEF glyph classes.
     var unicodeMarks: [UInt8] = []
     /// Advance adjustments in font units, per glyph (after positioning).
     var adjustments: [Int32] = []
@@ -24,14 +25,14 @@ struct Shaper {
     /// The GDEF class of a glyph (synthesised from Unicode when the font has no GDEF).
     @inline(__always)
     func glyphClass(at index: Int) -> UInt16 {
-        if font.glyphClasses.starts.isEmpty { return unicodeMarks[index] != 0 ? 3 : 1 }
+        if font.glyphClasses.starts.isEmpty { return index < unicodeMarks.count && unicodeMarks[index] != 0 ? 3 : 1 }
         return font.glyphClasses.classOf(glyphs[index])
     }
 
     /// Whether the glyph at `index` is a mark (zero advance after positioning).
     @inline(__always)
     func isMark(at index: Int) -> Bool {
-        if font.glyphClasses.starts.isEmpty { return unicodeMarks[index] != 0 }
+        if font.glyphClasses.starts.isEmpty { return index < unicodeMarks.count && unicodeMarks[index] != 0 }
         return font.isMark(glyphs[index])
     }
 
@@ -128,7 +129,7 @@ struct Shaper {
                     glyphs[position] = ligature.glyph
                     for index in matched.reversed() {
                         glyphs.remove(at: index)
-                        unicodeMarks.remove(at: index)
+                        if index < unicodeMarks.count { unicodeMarks.remove(at: index) }
                     }
                     return position + 1
                 }
