@@ -15,6 +15,7 @@ let swiftSettings: [SwiftSetting] = [
 var products: [Product] = [
     // -- products --
     .library(name: "TagflowLayout", targets: ["TagflowLayout"]),
+    .library(name: "TagflowMetrics", targets: ["TagflowMetrics"]),
     .executable(name: "tagflow", targets: ["tagflow"]),
     .library(name: "TagflowMarkdown", targets: ["TagflowMarkdown"]),
     .library(name: "TagflowCore", targets: ["TagflowCore"]),
@@ -38,6 +39,13 @@ var targets: [Target] = [
             "TagflowLayout",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ],
+        swiftSettings: swiftSettings
+    ),
+    .target(name: "TagflowMetrics", swiftSettings: swiftSettings),
+    .testTarget(
+        name: "TagflowMetricsTests",
+        dependencies: ["TagflowMetrics"],
+        resources: [.copy("Fixtures")],
         swiftSettings: swiftSettings
     ),
     .systemLibrary(
@@ -67,6 +75,7 @@ var targets: [Target] = [
         dependencies: [
             "TagflowCore",
             "TagflowLayout",
+            "TagflowMetrics",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ],
@@ -108,6 +117,7 @@ if ProcessInfo.processInfo.environment["ENABLE_TAGFLOW_BENCHMARKS"] != nil {
             name: "TagflowBenchmarks",
             dependencies: [
                 "TagflowLayout",
+                "TagflowMetrics",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/TagflowBenchmarks",

@@ -8,7 +8,9 @@ public struct Tagflow: AsyncParsableCommand {
         commandName: "tagflow",
         abstract: "A static site generator for blogs with tags, laid out at build time.",
         version: TagflowVersion.current,
-        subcommands: [BuildCommand.self, NewCommand.self, LayoutCommand.self],
+        subcommands: [
+            BuildCommand.self, NewCommand.self, LayoutCommand.self, MetricsCommand.self, MeasureCommand.self,
+        ],
         defaultSubcommand: nil
     )
 

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+@testable import TagflowMetrics
+
+/// One width measured in Chromium (fixture `chromium-widths.json`, recorded by the accuracy harness).
+struct ChromiumCase: Decodable, Sendable, CustomTestStringConvertible {
+    var font: String
+    var size: Double
+    var letterSpacing: Double
+    var text: String
+    var width: Int
+    var height: Int
+
+    var testDescription: String { "\(font) \(size)px ls \(letterSpacing): \(text.debugDescription)" }
+
+    static let all: [ChromiumCase] = {
+        struct File: Decodable { var cases: [ChromiumCase] }
+        guard let url = Bundle.module.url(forResource: "Fixtures/chromium-widths", withExtension: "json"),
+            let data = try? Data(contentsOf: url), let file = try? JSONDecoder().decode(File.self, from: data)
+        else { return [] }
+        return file.cases
+    }()
+}
+
+@Suite struct MeasuringTests {
+    @Test func fixturesAreThere() {
+        #expect(ChromiumCase.all.count > 400)
+    }
+
+    @Test(
+        .enabled(if: SystemFonts.enabled, "needs Debian's DejaVu, Liberation, Inter and Noto fonts"),
+        arguments: ChromiumCase.all)
+    func equalsChromium(_ item: ChromiumCase) throws {
+        let stack = try SystemFonts.stack(item.font)
+        let measured = stack.measure(item.text, size: item.size, letterSpacing: item.letterSpacing)
+        #expect(measured.width == item.width)
+        #expect(measured.height == item.height * 64)
+    }
+
+    @Test(.enabled(if: SystemFonts.enabled, "needs Debian's fonts"))
+    func kernsLigaturesAndContextualAlternates() throws {
+        let liberation = FontStack([try SystemFonts.table("liberation")])
+        // Kerning, also with the space glyph.
+        #expect(liberation.measure("AVAWAY", size: 13).width == 3313)
+        #expect(liberation.measure("A V", size: 13).width == 1296)
+        let dejavu = FontStack([try SystemFonts.table("dejavu")])
+        // ffi ligature in DejaVu Sans, and no ligature with letter-spacing.
+        #expect(dejavu.measure("ffi", size: 16).width == 990)
+        #expect(dejavu.measure("ffi", size: 16, letterSpacing: 1).width > 1006 + 3 * 64 - 1)
+        // Inter's calt: "3x4" uses the multiplication-sign alternate.
+        let inter = FontStack([try SystemFonts.table("inter")])
+        #expect(inter.measure("3x4", size: 14).width == 1736)
+    }
+
+    @Test(.enabled(if: SystemFonts.enabled, "needs Debian's fonts"))
+    func bidirectionalRunsAreRoundedSeparately() throws {
+        // Chromium 156: each bidirectional run is shaped and rounded up on its own.
+        let liberation = FontStack([try SystemFonts.table("liberation")])
+        #expect(liberation.measure("שלום 123 עולם", size: 13).width == 5369)
+        #expect(liberation.measure("C++ עברית", size: 13).width == 4005)
+        #expect(liberation.measure("Tag: שלום!", size: 13).width == 3865)
+        let dejavu = FontStack([try SystemFonts.table("dejavu")])
+        #expect(dejavu.measure("abc שלום def", size: 16).width == 6398)
+        #expect(dejavu.measure("שלום 123 עולם", size: 16).width == 7054)
+    }
+
+    @Test(.enabled(if: SystemFonts.enabled, "needs Debian's fonts"))
+    func freeTypeScaleIsInexactForOddUnitsPerEm() throws {
+        let cjk = FontStack([try SystemFonts.table("cjk")])
+        // Four 1000-unit glyphs at 16 px: 64.000122 px, rounded up to 64 + 1/64 px.
+        #expect(cjk.measure("漢字漢字", size: 16).width == 64 * 64 + 1)
+    }
+
+    @Test func builtInStackMeasuresWithoutFonts() {
+        let stack = FontStack.default
+        #expect(stack.measure("AVAWAY", size: 13) == TextMeasurement(width: 3313, height: 15 * 64))
+        #expect(stack.measure("office", size: 13).width == 1974)
+        #expect(stack.measure("C++", size: 13).width == 1573)
+        // CJK fallback: 1 em per ideograph, and Noto Sans CJK's taller line.
+        #expect(stack.measure("漢字漢字", size: 16).width == 64 * 64 + 1)
+        #expect(stack.measure("漢字", size: 13).height == 19 * 64)
+        // Emoji fallback: one glyph per cluster, 136/109 em.
+        for emoji in ["👍", "👍🏽", "👨‍👩‍👧‍👦", "🇯🇵", "❤️", "1️⃣"] {
+            #expect(stack.measure(emoji, size: 16).width == 1278, "\(emoji)")
+            #expect(stack.measure(emoji, size: 13).width == 1039, "\(emoji)")
+        }
+        #expect(stack.measure("", size: 13) == TextMeasurement(width: 0, height: 15 * 64))
+    }
+
+    @Test(.enabled(if: SystemFonts.enabled, "needs Debian's fonts"), arguments: ["dejavu", "liberation", "inter"])
+    func fastPathsAgreeWithShaping(_ name: String) throws {
+        let stack = try SystemFonts.stack(name)
+        var generator = SeededGenerator(state: 99)
+        let alphabet = Array("AVWYTLPFaeoyrvw.,-:x0123456789 fil'\"()#+")
+        for _ in 0..<400 {
+            let length = Int.random(in: 1...12, using: &generator)
+            let text = String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+            for spacing in [0.0, 0.5] {
+                var general = Measurer(stack: stack, size: 13.5, letterSpacing: spacing)
+                #expect(stack.measure(text, size: 13.5, letterSpacing: spacing) == general.measure(text), "\(text)")
+            }
+        }
+    }
+
+    @Test func letterSpacingIsAddedAfterEveryCluster() {
+        let stack = FontStack.default
+        let plain = stack.measure("e\u{301}👍🏽a", size: 16).width
+        let spaced = stack.measure("e\u{301}👍🏽a", size: 16, letterSpacing: 2).width
+        #expect(spaced - plain == 3 * 2 * 64)
+    }
+
+    @Test func anySizeAndHostileValuesAreSafe() {
+        let stack = FontStack.default
+        #expect(stack.measure("Tag", size: 0).width == 0)
+        #expect(stack.measure("Tag", size: .nan).width == 0)
+        // Values a browser would not draw count as 0.
+        #expect(stack.measure("Tag", size: .infinity).width == 0)
+        #expect(stack.measure("Tag", size: 13, letterSpacing: -.infinity) == stack.measure("Tag", size: 13))
+        #expect(stack.measure("Tag", size: 13, letterSpacing: -100).width == 0)
+        #expect(stack.measure(String(repeating: "W", count: 10_000), size: 1e9).width > 0)
+    }
+
+    @Test func widthGrowsWithSize() {
+        let stack = FontStack.default
+        var previous = 0
+        for size in stride(from: 8.0, through: 40, by: 0.25) {
+            let width = stack.measure("Swift Concurrency", size: size).width
+            #expect(width >= previous)
+            previous = width
+        }
+    }
+
+    @Test func measuringIsSendable() async {
+        let stack = FontStack.default
+        let widths = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<4 { group.addTask { stack.measure("AVAWAY 漢字 👍🏽", size: 13).width } }
+            var out: [Int] = []
+            for await width in group { out.append(width) }
+            return out
+        }
+        #expect(Set(widths).count == 1)
+    }
+}
