@@ -16,6 +16,7 @@ var products: [Product] = [
     // -- products --
     .library(name: "TagflowLayout", targets: ["TagflowLayout"]),
     .library(name: "TagflowMetrics", targets: ["TagflowMetrics"]),
+    .library(name: "TagflowChips", targets: ["TagflowChips"]),
     .executable(name: "tagflow", targets: ["tagflow"]),
     .library(name: "TagflowMarkdown", targets: ["TagflowMarkdown"]),
     .library(name: "TagflowCore", targets: ["TagflowCore"]),
@@ -48,6 +49,8 @@ var targets: [Target] = [
         resources: [.copy("Fixtures")],
         swiftSettings: swiftSettings
     ),
+    .target(name: "TagflowChips", dependencies: ["TagflowLayout", "TagflowMetrics"], swiftSettings: swiftSettings),
+    .testTarget(name: "TagflowChipsTests", dependencies: ["TagflowChips"], swiftSettings: swiftSettings),
     .systemLibrary(
         name: "CCmarkGFM",
         pkgConfig: "libcmark-gfm",
@@ -63,6 +66,7 @@ var targets: [Target] = [
         name: "TagflowCore",
         dependencies: [
             "TagflowMarkdown",
+            "TagflowChips",
             "CTagflowSupport",
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Yams", package: "Yams"),

@@ -64,7 +64,7 @@ struct BuildCommand: AsyncParsableCommand {
 
 /// The plugins every `tagflow build` installs.
 enum DefaultPlugins {
-    static let all: [Plugin] = []
+    static let all: [Plugin] = [.chips]
 }
 
 /// The `--report` file: a stable, machine-readable summary of a build.

@@ -32,6 +32,8 @@ public struct SiteConfig: Sendable, Hashable {
     public var paths = Paths()
     /// How Markdown is rendered.
     public var markdown = Markdown()
+    /// How tag lists are laid out as chips.
+    public var chips = ChipsConfig()
 
     /// Folder settings.
     public struct Paths: Sendable, Hashable {
@@ -88,6 +90,9 @@ extension SiteConfig {
         "title", "description", "base_url", "language", "author", "timezone", "posts_per_page", "feed_entries",
         "paths.content", "paths.templates", "paths.static", "paths.output",
         "markdown.unsafe", "markdown.smart_punctuation", "markdown.hard_breaks",
+        "chips.enabled", "chips.font", "chips.font_size", "chips.line_height", "chips.padding_x", "chips.padding_y",
+        "chips.border", "chips.radius", "chips.column_gap", "chips.row_gap", "chips.justify", "chips.breakpoints",
+        "chips.weights", "chips.cloud_order", "chips.home_rows",
     ]
 
     /// Keys other tools put in the same file, accepted without a warning (Hugo's `baseURL` is read as
@@ -149,6 +154,49 @@ extension SiteConfig {
             case "markdown.unsafe": reader.bool(entry) { config.markdown.unsafe = $0 }
             case "markdown.smart_punctuation": reader.bool(entry) { config.markdown.smartPunctuation = $0 }
             case "markdown.hard_breaks": reader.bool(entry) { config.markdown.hardBreaks = $0 }
+            case "chips.enabled": reader.bool(entry) { config.chips.enabled = $0 }
+            case "chips.font": reader.relativePath(entry) { config.chips.font = $0 }
+            case "chips.font_size": reader.length(entry, minimum: 1) { config.chips.fontSize = $0 }
+            case "chips.line_height": reader.length(entry, minimum: 1) { config.chips.lineHeight = $0 }
+            case "chips.padding_x": reader.length(entry) { config.chips.paddingX = $0 }
+            case "chips.padding_y": reader.length(entry) { config.chips.paddingY = $0 }
+            case "chips.border": reader.length(entry) { config.chips.border = $0 }
+            case "chips.radius": reader.length(entry) { config.chips.radius = $0 }
+            case "chips.column_gap": reader.length(entry) { config.chips.columnGap = $0 }
+            case "chips.row_gap": reader.length(entry) { config.chips.rowGap = $0 }
+            case "chips.justify": reader.choice(entry, ["start", "center", "end"]) { config.chips.justify = $0 }
+            case "chips.cloud_order": reader.choice(entry, ["name", "count"]) { config.chips.cloudOrder = $0 }
+            case "chips.home_rows":
+                if case .int(let rows) = entry.value, rows >= 0 {
+                    config.chips.homeRows = rows
+                } else {
+                    reader.error(entry, "'home_rows' must be a whole number, 0 or more")
+                }
+            case "chips.breakpoints":
+                if case .list(let items) = entry.value, !items.isEmpty,
+                    case let widths = items.compactMap({
+                        if case .int(let w) = $0, w > 0, w <= 10_000 { w } else { nil }
+                    }),
+                    widths.count == items.count
+                {
+                    config.chips.breakpoints = Array(Set(widths)).sorted()
+                } else {
+                    reader.error(entry, "'breakpoints' must be a list of widths in px, e.g. [320, 480, 640, 800]")
+                }
+            case "chips.weights":
+                if case .list(let items) = entry.value, !items.isEmpty,
+                    case let scales = items.compactMap({ (item: YAMLValue) -> Double? in
+                        switch item {
+                        case .int(let v) where v > 0: Double(v)
+                        case .double(let v) where v > 0 && v < 10: v
+                        default: nil
+                        }
+                    }), scales.count == items.count
+                {
+                    config.chips.weights = scales
+                } else {
+                    reader.error(entry, "'weights' must be a list of size multipliers, e.g. [1, 1.15, 1.35, 1.6]")
+                }
             default: return false
             }
             return true
@@ -233,6 +281,28 @@ struct ConfigReader {
             return
         }
         assign(value)
+    }
+
+    mutating func length(_ entry: YAMLMapping.Entry, minimum: Double = 0, _ assign: (Double) -> Void) {
+        let value: Double? =
+            switch entry.value {
+            case .int(let number): Double(number)
+            case .double(let number): number
+            default: nil
+            }
+        guard let value, value >= minimum, value <= 1000 else {
+            error(entry, "'\(entry.key)' must be a length in px from \(Int(minimum)) to 1000")
+            return
+        }
+        assign(value)
+    }
+
+    mutating func choice(_ entry: YAMLMapping.Entry, _ choices: [String], _ assign: (String) -> Void) {
+        guard let text = string(entry), choices.contains(text) else {
+            error(entry, "'\(entry.key)' must be one of \(choices.joined(separator: ", "))")
+            return
+        }
+        assign(text)
     }
 
     mutating func relativePath(_ entry: YAMLMapping.Entry, _ assign: (String) -> Void) {

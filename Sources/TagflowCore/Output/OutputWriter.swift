@@ -2,11 +2,11 @@ internal import CTagflowSupport
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
-private let posixWrite = Glibc.write
+    import Glibc
+    private let posixWrite = Glibc.write
 #elseif canImport(Darwin)
-import Darwin
-private let posixWrite = Darwin.write
+    import Darwin
+    private let posixWrite = Darwin.write
 #endif
 
 /// Writes a built site so that readers only ever see a whole old site or a whole new one.
@@ -124,7 +124,9 @@ struct OutputWriter: Sendable {
         return nil
     }
 
-    private func writeAll(_ files: [OutputFile], staticFiles: [(source: URL, path: String)], into root: URL) async throws {
+    private func writeAll(_ files: [OutputFile], staticFiles: [(source: URL, path: String)], into root: URL)
+        async throws
+    {
         let manager = FileManager.default
         var folders = Set<String>()
         for path in files.map(\.path) + staticFiles.map(\.path) {

@@ -177,6 +177,14 @@ h1 { font-size: 2rem; margin: 0 0 0.5rem; }
 {{/site.description}}
 {{/pagination.is_first}}
 <h1 class="visually-hidden">{{site.title}}</h1>
+{{#pagination.is_first}}
+{{#cloud_html}}
+<section class="home-tags" aria-labelledby="home-tags">
+<h2 id="home-tags">Tags</h2>
+{{{cloud_html}}}
+</section>
+{{/cloud_html}}
+{{/pagination.is_first}}
 <ol class="post-list">
 {{#posts}}
 {{> post-summary}}

@@ -1,0 +1,131 @@
+import Foundation
+import TagflowChips
+import TagflowLayout
+import TagflowMarkdown
+import TagflowMetrics
+
+extension Plugin {
+    /// Lays out every list of tags as a chip block, and renders ```` ```chips ```` fenced blocks.
+    ///
+    /// Reads `chips:` from `site.yml`; writes `assets/chips.css` (and the chip font, when the
+    /// site names one, so the measured font is the rendered font).
+    public static let chips = Plugin(name: "chips") { context in
+        let config = context.config.chips
+        guard config.enabled else { return }
+        var style = ChipStyle()
+        style.fontSize = config.fontSize
+        style.lineHeight = config.lineHeight
+        style.paddingX = config.paddingX
+        style.paddingY = config.paddingY
+        style.border = config.border
+        style.radius = config.radius
+        style.columnGap = config.columnGap
+        style.rowGap = config.rowGap
+        style.justification = config.justify == "center" ? .center : config.justify == "end" ? .end : .start
+        style.breakpoints = config.breakpoints
+        style.weightScale = config.weights
+        var fonts = FontStack.default
+        var fontFace = ""
+        if !config.font.isEmpty {
+            let url = context.siteRoot.appendingPathComponent(config.font)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw TagflowError(
+                    location: SourceLocation(path: "site.yml"), step: "plugins",
+                    message: "chips.font '\(config.font)' cannot be read",
+                    hint: "give a .ttf or .otf file inside the site")
+            }
+            do {
+                let table = try MetricsTable(fontFile: Array(data))
+                fonts = FontStack([table, .cjkFallback, .emojiFallback])
+            } catch {
+                throw TagflowError(
+                    location: SourceLocation(path: config.font), step: "plugins",
+                    message: "chips.font is not a usable font: \(error)", hint: "give a .ttf, .otf or .ttc file")
+            }
+            let name = url.lastPathComponent
+            context.assets["assets/chips/\(name)"] = Array(data)
+            fontFace =
+                "@font-face{font-family:\"Tagflow Chips\";src:url(\"\(context.config.basePath)/assets/chips/\(name)\");font-display:block}\n"
+            style.fontFamily = #""Tagflow Chips", "Noto Sans CJK JP", "Noto Color Emoji", sans-serif"#
+        }
+        let renderer = ChipRenderer(style: style, fonts: fonts)
+        context.assets["assets/chips.css"] = Array(
+            (renderer.stylesheet(fontFace: fontFace)
+                + ".tf-collapsible:has(details[open])>.tf-collapsed{display:none}\n"
+                + ".tf-collapsible summary{cursor:pointer;margin:.25rem 0}\n").utf8)
+        context.stylesheets.append("/assets/chips.css")
+        context.tagListRenderer = ChipTagLists(
+            renderer: renderer, config: config, tagsURL: context.config.basePath + "/tags/")
+        context.embedRenderers["chips"] = ChipEmbeds(renderer: renderer, basePath: context.config.basePath)
+    }
+}
+
+/// Tag lists as chip blocks.
+struct ChipTagLists: TagListRenderer {
+    let renderer: ChipRenderer
+    let config: ChipsConfig
+    let tagsURL: String
+
+    func html(for tags: [TagLink], role: TagListRole) -> String? {
+        switch role {
+        case .post, .summary:
+            return renderer.html(for: tags.map { Chip(label: $0.name, url: $0.url) }, label: "Tags")
+        case .related(let current):
+            let chips = tags.map { Chip(label: $0.name, url: $0.url, isCurrent: $0.key == current) }
+            return renderer.html(for: chips, label: "Related tags")
+        case .cloud:
+            return renderer.html(for: cloud(tags), label: "All tags")
+        case .homeCloud:
+            guard config.homeRows > 0, !tags.isEmpty else { return nil }
+            let chips = cloud(tags)
+            let collapsed = renderer.layout(chips, rowLimit: config.homeRows)
+            guard collapsed.more.contains(where: { $0 != nil }) else {
+                return renderer.html(for: chips, block: collapsed, label: "Tags", moreURL: tagsURL)
+            }
+            return "<div class=\"tf-collapsible\"><div class=\"tf-collapsed\">"
+                + renderer.html(for: chips, block: collapsed, label: "Most used tags", moreURL: tagsURL)
+                + "</div><details><summary>Show all \(tags.count) tags</summary>"
+                + renderer.html(for: chips, label: "All tags") + "</details></div>"
+        }
+    }
+
+    /// Every tag with its count, weighted on a log scale, by name or by count then name.
+    func cloud(_ tags: [TagLink]) -> [Chip] {
+        let ordered =
+            config.cloudOrder == "count"
+            ? tags.sorted { $0.count != $1.count ? $0.count > $1.count : $0.key < $1.key } : tags
+        let weights = Chip.weights(for: ordered.map(\.count), steps: config.weights.count)
+        return zip(ordered, weights).map { Chip(label: $0.name, url: $0.url, count: $0.count, weight: $1) }
+    }
+}
+
+/// ```` ```chips ```` blocks: one label per line, optionally `label -> url`.
+struct ChipEmbeds: EmbedRenderer {
+    let renderer: ChipRenderer
+    let basePath: String
+
+    func html(for embed: MarkdownEmbed) throws -> String {
+        var chips: [Chip] = []
+        for line in embed.content.split(separator: "\n") {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { continue }
+            if let arrow = text.range(of: "->") {
+                let label = text[..<arrow.lowerBound].trimmingCharacters(in: .whitespaces)
+                var url = text[arrow.upperBound...].trimmingCharacters(in: .whitespaces)
+                if label.isEmpty || url.isEmpty {
+                    throw TagflowError(
+                        step: "render", message: "chips block: '\(text)' needs a label and a URL around '->'",
+                        hint: "write `Label -> /path/` or just `Label`")
+                }
+                if url.hasPrefix("/") && !url.hasPrefix("//") { url = basePath + url }
+                chips.append(Chip(label: label, url: url))
+            } else {
+                chips.append(Chip(label: text))
+            }
+        }
+        guard !chips.isEmpty else {
+            throw TagflowError(step: "render", message: "chips block is empty", hint: "write one label per line")
+        }
+        return renderer.html(for: chips, label: embed.arguments.isEmpty ? "Chips" : embed.arguments)
+    }
+}
