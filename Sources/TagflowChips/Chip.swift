@@ -20,9 +20,6 @@ public struct Chip: Sendable, Hashable {
         self.isCurrent = isCurrent
     }
 
-    /// The text measured: the label, and the count after a space.
-    var measuredText: String { count.map { "\(label) \($0)" } ?? label }
-
     /// Weights on a log scale: the most used of `counts` gets `steps - 1`, a count of 1 gets 0.
     ///
     /// ```swift

@@ -84,8 +84,14 @@ public struct ChipRenderer: Sendable {
     /// The box of one chip.
     public func size(of chip: Chip) -> LayoutSize {
         let scale = self.scale(chip.weight)
-        let text = fonts.measure(chip.measuredText, size: style.fontSize * scale)
-        return style.boxSize(textWidth: text.width, scale: scale)
+        let size = style.fontSize * scale
+        // The count is its own inline box (`<span class="tf-n">`), and a browser rounds each
+        // inline box's width up to 1/64 px on its own: measure the two the same way.
+        guard let count = chip.count else {
+            return style.boxSize(textWidth: fonts.measure(chip.label, size: size).width, scale: scale)
+        }
+        let width = fonts.measure(chip.label + " ", size: size).width + fonts.measure(String(count), size: size).width
+        return style.boxSize(textWidth: width, scale: scale)
     }
 
     func moreSize(_ hidden: Int) -> LayoutSize {
