@@ -8,7 +8,7 @@ public struct Tagflow: AsyncParsableCommand {
         commandName: "tagflow",
         abstract: "A static site generator for blogs with tags, laid out at build time.",
         version: TagflowVersion.current,
-        subcommands: [BuildCommand.self, NewCommand.self],
+        subcommands: [BuildCommand.self, ServeCommand.self, NewCommand.self],
         defaultSubcommand: nil
     )
 
