@@ -258,7 +258,8 @@ import Testing
             let home = try await client.execute(uri: "/", method: .get)
             #expect(home.status == .ok)
             #expect(String(buffer: home.body).contains(PageInjector.eventsPath))
-            for path in PreviewServerTests.traversals where !path.contains("%00") {
+            // (Hummingbird's test client refuses to send a backslash; the raw-socket test below sends those.)
+            for path in PreviewServerTests.traversals where !path.contains("\\") {
                 let response = try await client.execute(uri: path, method: .get)
                 #expect(response.status == .badRequest || response.status == .notFound, "\(path): \(response.status)")
                 #expect(!String(buffer: response.body).contains(secret))

@@ -121,18 +121,30 @@ import Darwin
     @Test func aBurstOfSavesIsOneChange() async throws {
         let fixture = try SiteFixture("-- site.yml --\ntitle: T\n")
         defer { fixture.remove() }
-        let watcher = watcher(fixture)
+        var watcher = watcher(fixture)
+        watcher.quietPeriod = .milliseconds(300)
         let start = watcher.snapshot()
         let writer = Task {
-            for index in 0..<5 {
-                try fixture.write("posts/p\(index).md", "post \(index)\n")
-                try await Task.sleep(for: .milliseconds(15))
-            }
+            for index in 0..<5 { try fixture.write("posts/p\(index).md", "post \(index)\n") }
+            try fixture.write("site.yml", "title: Changed\n")
         }
         let (changes, snapshot) = try await watcher.nextChanges(after: start)
         try await writer.value
         #expect(changes.added.count == 5, "\(changes)")
+        #expect(changes.modified == ["site.yml"])
         #expect(snapshot == watcher.snapshot())
+    }
+
+    @Test func aFileChangedAndChangedBackIsNoChange() async throws {
+        let fixture = try SiteFixture("-- site.yml --\ntitle: T\n")
+        defer { fixture.remove() }
+        let watcher = watcher(fixture)
+        let start = watcher.snapshot()
+        try fixture.write("posts/tmp.md", "x\n")
+        let added = watcher.snapshot()
+        try FileManager.default.removeItem(at: fixture.site.appendingPathComponent("posts/tmp.md"))
+        #expect(watcher.snapshot().changes(since: start).isEmpty)
+        #expect(added.changes(since: start).added == ["posts/tmp.md"])
     }
 
     @Test func aSymbolicLinkLoopIsReadOnce() throws {
