@@ -79,11 +79,11 @@ struct ServeCommand: AsyncParsableCommand {
     static func openInBrowser(_ url: URL) {
         let process = Process()
         #if os(macOS)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/open")
-        process.arguments = [url.absoluteString]
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/open")
+            process.arguments = [url.absoluteString]
         #else
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["xdg-open", url.absoluteString]
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["xdg-open", url.absoluteString]
         #endif
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

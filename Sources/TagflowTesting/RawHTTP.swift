@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A response read by ``RawHTTP``.
@@ -93,7 +93,8 @@ public enum RawHTTP {
 
     static func firstRange(of needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
         guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
-        for index in start...(haystack.count - needle.count) where haystack[index..<(index + needle.count)].elementsEqual(needle) {
+        for index in start...(haystack.count - needle.count)
+        where haystack[index..<(index + needle.count)].elementsEqual(needle) {
             return index
         }
         return nil
@@ -107,9 +108,9 @@ public final class RawConnection {
     /// Connects to `127.0.0.1:port`.
     public init(port: Int, timeout: Double = 10) throws {
         #if canImport(Darwin)
-        let kind = SOCK_STREAM
+            let kind = SOCK_STREAM
         #else
-        let kind = Int32(SOCK_STREAM.rawValue)
+            let kind = Int32(SOCK_STREAM.rawValue)
         #endif
         socketDescriptor = socket(AF_INET, kind, 0)
         guard socketDescriptor >= 0 else { throw RawHTTP.Failure(description: "socket() failed") }
@@ -170,10 +171,10 @@ public final class RawConnection {
 
 private func closeSocket(_ descriptor: Int32) {
     #if canImport(Darwin)
-    _ = Darwin.close(descriptor)
+        _ = Darwin.close(descriptor)
     #elseif canImport(Musl)
-    _ = Musl.close(descriptor)
+        _ = Musl.close(descriptor)
     #else
-    _ = Glibc.close(descriptor)
+        _ = Glibc.close(descriptor)
     #endif
 }

@@ -4,9 +4,9 @@ import TagflowTesting
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `tagflow serve` as a user runs it: the built binary on a free loopback port.

@@ -219,12 +219,16 @@ import Testing
         let output = site.fixture.output
         let manager = FileManager.default
         try manager.createSymbolicLink(
-            at: output.appendingPathComponent("leak.txt"), withDestinationURL: site.fixture.root.appendingPathComponent("secret.txt"))
-        try manager.createSymbolicLink(at: output.appendingPathComponent("outside"), withDestinationURL: site.fixture.root)
-        try manager.createSymbolicLink(at: output.appendingPathComponent("etc"), withDestinationURL: URL(fileURLWithPath: "/etc"))
+            at: output.appendingPathComponent("leak.txt"),
+            withDestinationURL: site.fixture.root.appendingPathComponent("secret.txt"))
+        try manager.createSymbolicLink(
+            at: output.appendingPathComponent("outside"), withDestinationURL: site.fixture.root)
+        try manager.createSymbolicLink(
+            at: output.appendingPathComponent("etc"), withDestinationURL: URL(fileURLWithPath: "/etc"))
         // A link that stays inside is fine.
         try manager.createSymbolicLink(
-            at: output.appendingPathComponent("notes-link.txt"), withDestinationURL: output.appendingPathComponent("notes.txt"))
+            at: output.appendingPathComponent("notes-link.txt"),
+            withDestinationURL: output.appendingPathComponent("notes.txt"))
         let secret = site.secret
         try await site.application().test(.router) { client in
             for path in ["/leak.txt", "/outside/secret.txt", "/outside/", "/etc/passwd", "/etc/hostname"] {

@@ -3,13 +3,13 @@ import TagflowCore
 import TagflowTesting
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 @testable import TagflowServer
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 @Suite struct RequestPathTests {
     @Test(arguments: [
@@ -113,7 +113,8 @@ import Darwin
 
     @Test func skipsHiddenFilesBackupsAndTheOutputFolder() throws {
         let fixture = try SiteFixture(
-            "-- site.yml --\nt\n-- .git/HEAD --\nx\n-- posts/a.md~ --\nx\n-- posts/#a.md# --\nx\n-- _site/index.html --\nx\n")
+            "-- site.yml --\nt\n-- .git/HEAD --\nx\n-- posts/a.md~ --\nx\n-- posts/#a.md# --\nx\n-- _site/index.html --\nx\n"
+        )
         defer { fixture.remove() }
         #expect(Set(watcher(fixture).snapshot().files.keys) == ["site.yml"])
     }

@@ -2,11 +2,11 @@ package import Foundation
 package import Hummingbird
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A file provider for Hummingbird's `FileMiddleware` that only ever hands out regular files (or folders) whose real
@@ -87,9 +87,9 @@ package struct SafeFileSystem: FileProvider {
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG || kind == S_IFDIR else { return nil }
         #if canImport(Darwin)
-        let time = info.st_mtimespec
+            let time = info.st_mtimespec
         #else
-        let time = info.st_mtim
+            let time = info.st_mtim
         #endif
         return FileAttributes(
             isFolder: kind == S_IFDIR, size: Int(info.st_size),

@@ -100,7 +100,8 @@ package struct PreviewMiddleware<Context: RequestContext>: RouterMiddleware {
             return Response(status: .notModified, headers: headers)
         }
         return Response(
-            status: status, headers: headers, body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: buffer))
+            status: status, headers: headers,
+            body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: buffer))
     }
 
     static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {

@@ -8,11 +8,11 @@ package import TagflowCore
 import UnixSignals
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `tagflow serve`: builds a site into a private folder, serves it, rebuilds when its files change and reloads open

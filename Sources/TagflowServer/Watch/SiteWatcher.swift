@@ -1,11 +1,11 @@
 package import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The files that changed between two looks at a site, as site-relative paths.
@@ -100,7 +100,9 @@ package struct SiteWatcher: Sendable {
         self.maximumDelay = maximumDelay
     }
 
-    /// Every watched file now. Symbolic links are followed; a folder already seen (a link loop) is not read again.
+    /// Every watched file now.
+    ///
+    /// Symbolic links are followed; a folder already seen (a link loop) is not read again.
     package func snapshot() -> SiteSnapshot {
         var files: [String: FileStamp] = [:]
         var visited = Set<FolderID>()
@@ -117,7 +119,8 @@ package struct SiteWatcher: Sendable {
         _ path: String, relative: String, visited: inout Set<FolderID>, into files: inout [String: FileStamp]
     ) {
         var info = stat()
-        guard stat(path, &info) == 0, visited.insert(FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted,
+        guard stat(path, &info) == 0,
+            visited.insert(FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted,
             let names = try? FileManager.default.contentsOfDirectory(atPath: path)
         else { return }
         for name in names where !Self.isIgnoredName(name) {
@@ -131,9 +134,9 @@ package struct SiteWatcher: Sendable {
                 walk(childPath, relative: childRelative, visited: &visited, into: &files)
             case S_IFREG:
                 #if canImport(Darwin)
-                let time = info.st_mtimespec
+                    let time = info.st_mtimespec
                 #else
-                let time = info.st_mtim
+                    let time = info.st_mtim
                 #endif
                 files[childRelative] = FileStamp(
                     device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
