@@ -3,6 +3,8 @@ import Synchronization
 import TagflowTesting
 import Testing
 
+@testable import TagflowCommands
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -127,6 +129,11 @@ import Testing
         #expect(second.standardError.contains("error: port \(port) on 127.0.0.1 is already in use"))
         #expect(second.standardError.contains("--port 0"))
         _ = try await first.interrupt()
+    }
+
+    @Test(arguments: [["serve", "--port", "70000"], ["serve", "--port", "-1"], ["serve", "--host", ""]])
+    func badServeUsageExitsWithTwo(arguments: [String]) async {
+        #expect(await TagflowCLI.run(arguments) == 2)
     }
 
     @Test func aMissingSiteIsAClearError() async throws {
