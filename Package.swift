@@ -29,6 +29,10 @@ var dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
 ]
 
 var targets: [Target] = [
@@ -75,11 +79,26 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
     .target(
+        name: "TagflowServer",
+        dependencies: [
+            "TagflowCore",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: swiftSettings
+    ),
+    .target(
         name: "TagflowCommands",
         dependencies: [
             "TagflowCore",
             "TagflowLayout",
             "TagflowMetrics",
+            "TagflowServer",
+            "TagflowChips",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ],
@@ -97,6 +116,17 @@ var targets: [Target] = [
         dependencies: ["TagflowCore", "TagflowTesting"],
         // Snapshots and the broken-site catalogue are read (and recorded) through #filePath.
         exclude: ["Build/Snapshots", "Fixtures"],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(
+        name: "TagflowServerTests",
+        dependencies: [
+            "TagflowServer", "TagflowCore", "TagflowTesting",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ],
         swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -10,6 +10,11 @@ enum Console {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
+    /// Writes a line to standard output at once (not buffered), so that a script or test reading it sees it.
+    static func output(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
     static func error(_ message: String) {
         standardError(paint("error:", "1;31") + " " + message)
     }

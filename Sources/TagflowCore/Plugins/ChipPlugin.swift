@@ -1,5 +1,5 @@
-import Foundation
-import TagflowChips
+public import Foundation
+public import TagflowChips
 import TagflowLayout
 import TagflowMarkdown
 import TagflowMetrics
@@ -12,6 +12,34 @@ extension Plugin {
     public static let chips = Plugin(name: "chips") { context in
         let config = context.config.chips
         guard config.enabled else { return }
+        let setup = try ChipSetup(config: config, siteRoot: context.siteRoot, basePath: context.config.basePath)
+        if let font = setup.font { context.assets[font.path] = font.bytes }
+        context.assets["assets/chips.css"] = Array(setup.stylesheet.utf8)
+        context.stylesheets.append("/assets/chips.css")
+        context.tagListRenderer = ChipTagLists(
+            renderer: setup.renderer, config: config, tagsURL: context.config.basePath + "/tags/")
+        context.embedRenderers["chips"] = ChipEmbeds(renderer: setup.renderer, basePath: context.config.basePath)
+    }
+}
+
+/// A chip renderer made from `chips:` settings, with its stylesheet and, when the settings name a
+/// font file, that font for the output.
+public struct ChipSetup: Sendable {
+    /// The renderer.
+    public var renderer: ChipRenderer
+    /// The whole stylesheet, `@font-face` included.
+    public var stylesheet: String
+    /// The font file to ship (output path and bytes), when one is named.
+    public var font: (path: String, bytes: [UInt8])?
+
+    /// Reads the font (if any) and builds the renderer.
+    ///
+    /// - Parameters:
+    ///   - config: The settings.
+    ///   - siteRoot: The folder `config.font` is relative to.
+    ///   - basePath: The site's path prefix, for the font URL.
+    /// - Throws: ``TagflowError`` when the font cannot be read or is not a font.
+    public init(config: ChipsConfig, siteRoot: URL, basePath: String) throws {
         var style = ChipStyle()
         style.fontSize = config.fontSize
         style.lineHeight = config.lineHeight
@@ -27,12 +55,11 @@ extension Plugin {
         var fonts = FontStack.default
         var fontFace = ""
         if !config.font.isEmpty {
-            let url = context.siteRoot.appendingPathComponent(config.font)
+            let url = siteRoot.appendingPathComponent(config.font)
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw TagflowError(
-                    location: SourceLocation(path: "site.yml"), step: "plugins",
-                    message: "chips.font '\(config.font)' cannot be read",
-                    hint: "give a .ttf or .otf file inside the site")
+                    location: SourceLocation(path: config.font), step: "plugins",
+                    message: "chips.font cannot be read", hint: "give a .ttf, .otf or .ttc file inside the site")
             }
             do {
                 let table = try MetricsTable(fontFile: Array(data))
@@ -43,20 +70,17 @@ extension Plugin {
                     message: "chips.font is not a usable font: \(error)", hint: "give a .ttf, .otf or .ttc file")
             }
             let name = url.lastPathComponent
-            context.assets["assets/chips/\(name)"] = Array(data)
+            font = ("assets/chips/\(name)", Array(data))
             fontFace =
-                "@font-face{font-family:\"Tagflow Chips\";src:url(\"\(context.config.basePath)/assets/chips/\(name)\");font-display:block}\n"
+                "@font-face{font-family:\"Tagflow Chips\";src:url(\"\(basePath)/assets/chips/\(name)\");"
+                + "font-display:block}\n"
             style.fontFamily = #""Tagflow Chips", "Noto Sans CJK JP", "Noto Color Emoji", sans-serif"#
         }
-        let renderer = ChipRenderer(style: style, fonts: fonts)
-        context.assets["assets/chips.css"] = Array(
-            (renderer.stylesheet(fontFace: fontFace)
-                + ".tf-collapsible:has(details[open])>.tf-collapsed{display:none}\n"
-                + ".tf-collapsible summary{cursor:pointer;margin:.25rem 0}\n").utf8)
-        context.stylesheets.append("/assets/chips.css")
-        context.tagListRenderer = ChipTagLists(
-            renderer: renderer, config: config, tagsURL: context.config.basePath + "/tags/")
-        context.embedRenderers["chips"] = ChipEmbeds(renderer: renderer, basePath: context.config.basePath)
+        renderer = ChipRenderer(style: style, fonts: fonts)
+        stylesheet =
+            renderer.stylesheet(fontFace: fontFace)
+            + ".tf-collapsible:has(details[open])>.tf-collapsed{display:none}\n"
+            + ".tf-collapsible summary{cursor:pointer;margin:.25rem 0}\n"
     }
 }
 

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import TagflowCore
+import TagflowServer
+
+/// `tagflow serve`: a local preview that rebuilds on change and reloads open pages.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Preview a site locally: build, serve, rebuild on change and reload the page.",
+        discussion: """
+            Builds the site into a private folder (never your output folder), serves it, and watches site.yml, \
+            posts, pages, templates and static files. A change rebuilds the site and reloads open pages. When a \
+            build fails, the error is printed here and shown at the top of every page, above the last good \
+            version; fixing the file recovers by itself. Ctrl-C stops.
+            """
+    )
+
+    @Argument(help: "The site folder.", completion: .directory)
+    var site: String = "."
+
+    @Option(name: .shortAndLong, help: "The port to listen on; 0 picks a free one.")
+    var port: Int = 8000
+
+    @Option(help: "The address to listen on. Use 0.0.0.0 to let other machines connect.")
+    var host: String = "127.0.0.1"
+
+    @Flag(help: "Publish draft posts too.")
+    var drafts = false
+
+    @Flag(help: "Open the site in the default browser once it is built.")
+    var open = false
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
+    }
+
+    func run() async throws {
+        let siteURL = URL(fileURLWithPath: site)
+        let open = self.open
+        let configuration = PreviewServer.Configuration(
+            siteRoot: siteURL, host: host, port: port, includeDrafts: drafts, plugins: DefaultPlugins.all)
+        let listening = ListeningURL()
+        let server = PreviewServer(configuration) { event in
+            switch event {
+            case .listening(let url):
+                listening.set(url)
+                Console.output("Serving \(siteURL.standardizedFileURL.path) at \(url.absoluteString) (Ctrl-C to stop)")
+            case .rebuilding(let changes):
+                Console.output("Changed: \(Self.summary(of: changes)); rebuilding…")
+            case .built(let report, let first):
+                Console.printDiagnostics(report.warnings)
+                let verb = first ? "Built" : "Rebuilt"
+                Console.output(
+                    "\(verb) \(report.pageCount) pages in \(String(format: "%.2f", report.seconds)) s"
+                        + (report.warnings.isEmpty ? "" : ", \(report.warnings.count) warning(s)"))
+                if first, open, let url = listening.get() { Self.openInBrowser(url) }
+            case .failed(let failure, let first):
+                Console.printDiagnostics(failure.diagnostics)
+                let errors = failure.errors.count
+                Console.error(
+                    "build failed: \(errors) error\(errors == 1 ? "" : "s"); "
+                        + (first ? "pages show the error until it is fixed" : "serving the last good build"))
+                if first, open, let url = listening.get() { Self.openInBrowser(url) }
+            }
+        }
+        try await server.run()
+        Console.output("Stopped.")
+    }
+
+    static func summary(of changes: ChangeSet) -> String {
+        let paths = changes.paths
+        let shown = paths.prefix(3).joined(separator: ", ")
+        return paths.count > 3 ? "\(shown) and \(paths.count - 3) more" : shown
+    }
+
+    static func openInBrowser(_ url: URL) {
+        let process = Process()
+        #if os(macOS)
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/open")
+            process.arguments = [url.absoluteString]
+        #else
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["xdg-open", url.absoluteString]
+        #endif
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            Console.standardError("could not open a browser (\(error)); open \(url.absoluteString) yourself")
+        }
+    }
+}
+
+/// The URL the server listens at, set once from the server's event callback.
+private final class ListeningURL: Sendable {
+    private let storage = Mutex<URL?>(nil)
+
+    func set(_ url: URL) { storage.withLock { $0 = url } }
+    func get() -> URL? { storage.withLock { $0 } }
+}

@@ -1,0 +1,287 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import TagflowCore
+import TagflowTesting
+import Testing
+
+@testable import TagflowServer
+
+/// The preview server in memory (`app.test(.router)`): pages, files, errors, misses and the event stream.
+@Suite struct PreviewServerTests {
+    @Test func servesPagesWithTheReloadScriptButNeverWritesItToDisk() async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        try await site.application().test(.router) { client in
+            let response = try await client.execute(uri: "/", method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+            let body = String(buffer: response.body)
+            #expect(body.contains("Hello"))
+            #expect(body.contains(PageInjector.eventsPath))
+            #expect(body.contains(site.state.current.buildID))
+            #expect(!body.contains(PageInjector.bannerID))
+            let post = try await client.execute(uri: "/posts/hello/", method: .get)
+            #expect(post.status == .ok)
+            #expect(String(buffer: post.body).contains("<strong>first</strong>"))
+            // A folder without its slash is redirected to it.
+            let folder = try await client.execute(uri: "/posts/hello", method: .get)
+            #expect(folder.status == .movedPermanently)
+            #expect(folder.headers[.location] == "/posts/hello/")
+        }
+        for (path, data) in folderContents(site.fixture.output) {
+            #expect(!String(decoding: data, as: UTF8.self).contains("__tagflow"), "\(path)")
+        }
+    }
+
+    @Test(arguments: [
+        ("/style-extra.css", "text/css; charset=utf-8"), ("/app.js", "text/javascript; charset=utf-8"),
+        ("/feed.xml", "application/xml; charset=utf-8"), ("/icon.svg", "image/svg+xml; charset=utf-8"),
+        ("/pixel.png", "image/png"), ("/photo.jpg", "image/jpeg"), ("/picture.webp", "image/webp"),
+        ("/font.woff2", "font/woff2"), ("/data.json", "application/json; charset=utf-8"),
+        ("/notes.txt", "text/plain; charset=utf-8"), ("/index.html", "text/html; charset=utf-8"),
+    ])
+    func contentTypes(path: String, type: String) async throws {
+        let binary: [(String, [UInt8])] = [
+            ("static/pixel.png", [0x89, 0x50, 0x4E, 0x47]), ("static/photo.jpg", [0xFF, 0xD8, 0xFF]),
+            ("static/picture.webp", Array("RIFF0000WEBP".utf8)), ("static/font.woff2", Array("wOF2".utf8)),
+        ]
+        let site = try await ServedSite(extraFiles: binary)
+        defer { site.remove() }
+        try await site.application().test(.router) { client in
+            let response = try await client.execute(uri: path, method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == type)
+            #expect(response.body.readableBytes > 0)
+        }
+    }
+
+    @Test(arguments: ["/", "/posts/hello/", "/style-extra.css", "/icon.svg"])
+    func headSendsTheHeadersOfGetWithoutABody(path: String) async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        try await site.application().test(.router) { client in
+            let get = try await client.execute(uri: path, method: .get)
+            let head = try await client.execute(uri: path, method: .head)
+            #expect(head.status == .ok)
+            #expect(head.body.readableBytes == 0)
+            #expect(head.headers[.contentLength] == String(get.body.readableBytes))
+            #expect(head.headers[.contentType] == get.headers[.contentType])
+            #expect(head.headers[.eTag] == get.headers[.eTag])
+        }
+    }
+
+    @Test(arguments: ["/", "/posts/second/", "/style-extra.css"])
+    func eTagsAnswerIfNoneMatchAndChangeWithTheBuild(path: String) async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        try await site.application().test(.router) { client in
+            let first = try await client.execute(uri: path, method: .get)
+            let eTag = try #require(first.headers[.eTag])
+            let again = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: eTag])
+            #expect(again.status == .notModified)
+            #expect(again.body.readableBytes == 0)
+            let other = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: "\"nope\""])
+            #expect(other.status == .ok)
+            // A page's markup depends on the build state, so its tag does too.
+            site.state.buildFailed(sampleFailure())
+            let broken = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: eTag])
+            if path.hasSuffix("/") {
+                #expect(broken.status == .ok)
+                #expect(broken.headers[.eTag] != eTag)
+            } else {
+                #expect(broken.status == .notModified)
+            }
+        }
+    }
+
+    @Test func aFileRewrittenWithinOneSecondGetsANewETag() async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        let file = site.fixture.output.appendingPathComponent("style-extra.css")
+        try await site.application().test(.router) { client in
+            let before = try await client.execute(uri: "/style-extra.css", method: .get)
+            try Data("body { color: #333; }\n".utf8).write(to: file)  // same size
+            let after = try await client.execute(
+                uri: "/style-extra.css", method: .get, headers: [.ifNoneMatch: before.headers[.eTag] ?? ""])
+            #expect(after.status == .ok)
+            #expect(String(buffer: after.body).contains("#333"))
+        }
+    }
+
+    @Test(arguments: ["/no-such-page/", "/posts/nope/", "/missing.png", "/deep/er/missing.html"])
+    func missesGetTheSites404Page(path: String) async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        let notFoundPage = try site.fixture.output("404.html")
+        try await site.application().test(.router) { client in
+            let response = try await client.execute(uri: path, method: .get)
+            #expect(response.status == .notFound)
+            let body = String(buffer: response.body)
+            let title = try #require(notFoundPage.firstMatch(of: /<title>[^<]*<\/title>/)).output
+            #expect(body.contains(title))
+            #expect(body.contains(PageInjector.eventsPath))
+        }
+    }
+
+    @Test func aFailedBuildShowsItsErrorOnEveryPageAboveTheLastGoodOne() async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        site.state.buildFailed(sampleFailure())
+        try await site.application().test(.router) { client in
+            for path in ["/", "/posts/hello/", "/tags/", "/nope/"] {
+                let response = try await client.execute(uri: path, method: .get)
+                let body = String(buffer: response.body)
+                #expect(body.contains("id=\"\(PageInjector.bannerID)\""), "\(path)")
+                #expect(body.contains("posts/2024-01-01-hello.md:2:8: error: invalid YAML in front matter"), "\(path)")
+                // The message is escaped, not run.
+                #expect(body.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+                #expect(!body.contains("<script>alert(1)</script>"))
+            }
+            let home = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            #expect(home.contains("Second"), "the last good page stays beneath the banner")
+            // The banner comes right after <body>, before the site's own markup.
+            let banner = try #require(home.range(of: PageInjector.bannerID))
+            let content = try #require(home.range(of: "Second"))
+            #expect(banner.lowerBound < content.lowerBound)
+            // Fixing it removes the banner.
+            site.state.buildSucceeded()
+            let fixed = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            #expect(!fixed.contains(PageInjector.bannerID))
+        }
+    }
+
+    @Test func withoutAGoodBuildPagesShowTheStatus() async throws {
+        let fixture = try SiteFixture("")
+        defer { fixture.remove() }
+        let state = PreviewState()
+        let app = Application(router: PreviewServer.makeRouter(state: state, output: fixture.output.path))
+        try await app.test(.router) { client in
+            let building = try await client.execute(uri: "/", method: .get)
+            #expect(building.status == .serviceUnavailable)
+            #expect(String(buffer: building.body).contains(PageInjector.eventsPath))
+            state.buildFailed(sampleFailure())
+            let failed = try await client.execute(uri: "/posts/hello/", method: .get)
+            #expect(failed.status == .internalServerError)
+            let body = String(buffer: failed.body)
+            #expect(body.contains(PageInjector.bannerID))
+            #expect(body.contains("posts/2024-01-01-hello.md:2:8"))
+            #expect(body.contains("no good build"))
+        }
+    }
+
+    @Test func theEventStreamSendsTheCurrentBuildThenEachNewOne() async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        let state = site.state
+        let first = state.current.buildID
+        try await site.application().test(.router) { client in
+            async let stream = client.execute(uri: PageInjector.eventsPath, method: .get)
+            while state.subscriberCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            state.buildFailed(sampleFailure())
+            let second = state.current.buildID
+            state.finish()
+            let response = try await stream
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType]?.hasPrefix("text/event-stream") == true)
+            let body = String(buffer: response.body)
+            #expect(body.contains("event: build\ndata: \(first)\n\n"))
+            #expect(body.contains("event: build\ndata: \(second)\n\n"))
+            #expect(first != second)
+        }
+    }
+
+    static let traversals = [
+        "/../secret.txt", "/../../../../etc/passwd", "/%2e%2e/secret.txt", "/%2E%2E/%2e%2e/etc/passwd",
+        "/..%2fsecret.txt", "/posts/%2e%2e/%2e%2e/secret.txt", "/%252e%252e/secret.txt", "/..\\secret.txt",
+        "/posts\\..\\..\\secret.txt", "/%5c..%5csecret.txt", "//etc/passwd", "/etc/passwd", "/./../secret.txt",
+        "/posts/../../secret.txt", "/%00/../secret.txt", "/C:/Windows/win.ini", "/.%2e/secret.txt",
+    ]
+
+    @Test(arguments: traversals)
+    func traversalAttemptsAnswer400Or404(path: String) async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        let secret = site.secret
+        try await site.application().test(.router) { client in
+            let response = try await client.execute(uri: path, method: .get)
+            #expect(response.status == .badRequest || response.status == .notFound, "\(path): \(response.status)")
+            #expect(!String(buffer: response.body).contains(secret))
+            #expect(!String(buffer: response.body).contains("root:"))
+        }
+    }
+
+    @Test func symbolicLinksOutOfTheOutputFolderAreNotFollowed() async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        let output = site.fixture.output
+        let manager = FileManager.default
+        try manager.createSymbolicLink(
+            at: output.appendingPathComponent("leak.txt"),
+            withDestinationURL: site.fixture.root.appendingPathComponent("secret.txt"))
+        try manager.createSymbolicLink(
+            at: output.appendingPathComponent("outside"), withDestinationURL: site.fixture.root)
+        try manager.createSymbolicLink(
+            at: output.appendingPathComponent("etc"), withDestinationURL: URL(fileURLWithPath: "/etc"))
+        // A link that stays inside is fine.
+        try manager.createSymbolicLink(
+            at: output.appendingPathComponent("notes-link.txt"),
+            withDestinationURL: output.appendingPathComponent("notes.txt"))
+        let secret = site.secret
+        try await site.application().test(.router) { client in
+            for path in ["/leak.txt", "/outside/secret.txt", "/outside/", "/etc/passwd", "/etc/hostname"] {
+                let response = try await client.execute(uri: path, method: .get)
+                #expect(response.status == .notFound, "\(path)")
+                #expect(!String(buffer: response.body).contains(secret))
+            }
+            let inside = try await client.execute(uri: "/notes-link.txt", method: .get)
+            #expect(inside.status == .ok)
+            #expect(String(buffer: inside.body) == "plain text\n")
+        }
+    }
+
+    @Test func otherMethodsAreNotServed() async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        try await site.application().test(.router) { client in
+            let response = try await client.execute(uri: "/index.html", method: .post)
+            #expect(response.status != .ok)
+        }
+    }
+}
+
+/// The same server over a real socket (`.live`), where request targets arrive exactly as sent.
+@Suite struct PreviewServerLiveTests {
+    @Test func servesPagesAndRefusesTraversalOverTheNetwork() async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        let secret = site.secret
+        try await site.application().test(.live) { client in
+            let home = try await client.execute(uri: "/", method: .get)
+            #expect(home.status == .ok)
+            #expect(String(buffer: home.body).contains(PageInjector.eventsPath))
+            // (Hummingbird's test client refuses to send a backslash; the raw-socket test below sends those.)
+            for path in PreviewServerTests.traversals where !path.contains("\\") {
+                let response = try await client.execute(uri: path, method: .get)
+                #expect(response.status == .badRequest || response.status == .notFound, "\(path): \(response.status)")
+                #expect(!String(buffer: response.body).contains(secret))
+            }
+        }
+    }
+
+    @Test func rawRequestTargetsAreRefusedToo() async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        let secret = site.secret
+        try await site.application().test(.live) { client in
+            let port = try #require(client.port)
+            for path in PreviewServerTests.traversals + ["../secret.txt", "secret.txt", "/posts/..%5c..%5csecret.txt"] {
+                let response = try RawHTTP.request(port: port, path: path)
+                #expect(response.status == 400 || response.status == 404, "\(path): \(response.status)")
+                #expect(!response.body.contains(secret))
+            }
+        }
+    }
+}
