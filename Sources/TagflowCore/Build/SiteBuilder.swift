@@ -96,13 +96,24 @@ public struct SiteBuilder: Sendable {
             ])
         }
         if FileManager.default.fileExists(atPath: url.path) {
-            guard let data = FileManager.default.contents(atPath: url.path), let text = SourceText.decode(data) else {
+            guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw BuildFailure(diagnostics: [
                     Diagnostic(
                         .error,
                         TagflowError(
-                            location: SourceLocation(path: "site.yml"), step: "config",
-                            message: "cannot read site.yml as UTF-8 text"))
+                            location: SourceLocation(path: "site.yml"), step: "config", message: "cannot read site.yml"))
+                ])
+            }
+            guard let text = SourceText.decode(data) else {
+                let offset = ContentLoader.firstInvalidUTF8Offset(in: Array(data)) ?? 0
+                let position = ContentLoader.position(of: offset, in: data)
+                throw BuildFailure(diagnostics: [
+                    Diagnostic(
+                        .error,
+                        TagflowError(
+                            location: SourceLocation(path: "site.yml", line: position.line, column: position.column),
+                            step: "config", message: "not valid UTF-8 text (byte \(offset))",
+                            hint: "save the file as UTF-8"))
                 ])
             }
             let (config, warnings) = try SiteConfig.parse(text, path: "site.yml")

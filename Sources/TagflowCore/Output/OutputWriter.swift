@@ -149,7 +149,8 @@ struct OutputWriter: Sendable {
             let pidText =
                 name.hasPrefix(temporaryPrefix)
                 ? name.dropFirst(temporaryPrefix.count) : name.dropFirst(retiredPrefix.count)
-            if let pid = Int32(pidText), pid != getpid(), kill(pid, 0) == 0 { continue }  // a build still running
+            // A build still running (EPERM: it runs, as another user) keeps its folders.
+            if let pid = Int32(pidText), pid != getpid(), kill(pid, 0) == 0 || errno == EPERM { continue }
             let url = parent.appendingPathComponent(name)
             if name.hasPrefix(retiredPrefix) && !manager.fileExists(atPath: target.path) {
                 try? manager.moveItem(at: url, to: target)
