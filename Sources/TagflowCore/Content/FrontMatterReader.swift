@@ -10,6 +10,9 @@ struct FrontMatterReader {
     let templateNames: Set<String>
     var diagnostics: [Diagnostic] = []
 
+    /// The most tags one post may have.
+    static let maximumTagCount = 1_000
+
     /// Keys with a meaning; the rest reach templates as `params`.
     static let postKeys: Set<String> = [
         "title", "date", "updated", "tags", "draft", "slug", "summary", "description", "template",
@@ -150,6 +153,14 @@ struct FrontMatterReader {
             let spelling = TagKey.cleanedSpelling(name)
             guard !spelling.isEmpty else { continue }
             if seen.insert(TagKey(spelling)).inserted { tags.append(spelling) }
+        }
+        // Every tag page lists its posts with their tags, so the output grows with the square of a
+        // post's tag count: 100,000 tags would write some 10 GB.
+        if tags.count > Self.maximumTagCount {
+            error(
+                entry, "a post may have at most \(Self.maximumTagCount) tags, not \(tags.count)",
+                hint: "tags are for finding posts; keep a few per post")
+            return []
         }
         return tags
     }

@@ -25,15 +25,24 @@ import Testing
         #expect(page.contains("<em>Jack</em>"))
     }
 
-    @Test func aPostWithAHundredThousandTagsBuilds() async throws {
+    /// Every tag page lists its posts with their tags, so a post's tags cost the square of their
+    /// number: 100,000 tags are refused at the `tags:` line; the most allowed still build.
+    @Test func aPostWithAHundredThousandTagsIsRefusedAndManyBuild() async throws {
         let fixture = try SiteFixture("-- site.yml --\ntitle: Tags\n")
         defer { fixture.remove() }
         let tags = (0..<100_000).map { "t\($0)" }.joined(separator: ", ")
         try fixture.write("posts/many.md", "---\ntitle: Many\ndate: 2024-01-01\ntags: [\(tags)]\n---\nBody\n")
+        let failure = await #expect(throws: BuildFailure.self) {
+            try await SiteBuilder(siteRoot: fixture.site).build(to: fixture.output)
+        }
+        #expect(
+            failure?.description.hasPrefix("posts/many.md:4:1: error: a post may have at most 1000 tags, not 100000")
+                == true)
+        let allowed = (0..<200).map { "t\($0)" }.joined(separator: ", ")
+        try fixture.write("posts/many.md", "---\ntitle: Many\ndate: 2024-01-01\ntags: [\(allowed)]\n---\nBody\n")
         let report = try await SiteBuilder(siteRoot: fixture.site).build(to: fixture.output)
-        #expect(report.tagCount == 100_000)
-        #expect(try fixture.output("tags/t99999/index.html").contains("Many"))
-        #expect(try fixture.output("posts/many/index.html").contains("/tags/t12345/"))
+        #expect(report.tagCount == 200)
+        #expect(try fixture.output("tags/t199/index.html").contains("Many"))
     }
 
     /// Markup in a title or a tag is text everywhere it appears: element content, attributes,
@@ -64,7 +73,7 @@ import Testing
             #expect(!text.contains("<script"), "\(path) has a raw <script>")
             #expect(!text.contains("</style>") || text.components(separatedBy: "</style>").count == 2,
                 "\(path) has a raw </style> from content")
-            #expect(!text.contains("</summary>"), "\(path) has a raw </summary>")
+            if path.hasSuffix(".html") { #expect(!text.contains("</summary>"), "\(path) has a raw </summary>") }
             #expect(!text.contains("\"quoted\""), "\(path) has an unescaped quote")
             if path.hasSuffix(".xml") {
                 let parser = XMLParser(data: data)
