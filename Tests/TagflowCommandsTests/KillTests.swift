@@ -15,7 +15,8 @@ import Testing
     static func writeSite(_ fixture: SiteFixture, count: Int, edition: Int) throws {
         try fixture.write("site.yml", "title: Edition \(edition)\nposts_per_page: 5\n")
         let tags = ["swift", "layout", "C++", "C#", "async/await", "linux", "fonts", "css"]
-        let paragraph = String(repeating: "Words to render in edition \(edition), with *emphasis* and `code`. ", count: 12)
+        let paragraph = String(
+            repeating: "Words to render in edition \(edition), with *emphasis* and `code`. ", count: 12)
         for index in 0..<count {
             let day = 1 + index % 28
             let month = 1 + (index / 28) % 12
@@ -28,7 +29,8 @@ import Testing
 
     /// Leftovers of builds beside the output (`.out.tagflow-tmp-PID`, `.out.tagflow-old-PID`).
     static func leftovers(in folder: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".out.tagflow-") }.sorted()
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".out.tagflow-") }
+            .sorted()
     }
 
     @Test func killedBuildsLeaveThePreviousOutputWhole() async throws {

@@ -101,7 +101,8 @@ public struct SiteBuilder: Sendable {
                     Diagnostic(
                         .error,
                         TagflowError(
-                            location: SourceLocation(path: "site.yml"), step: "config", message: "cannot read site.yml"))
+                            location: SourceLocation(path: "site.yml"), step: "config", message: "cannot read site.yml")
+                    )
                 ])
             }
             guard let text = SourceText.decode(data) else {

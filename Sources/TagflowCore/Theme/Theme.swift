@@ -32,7 +32,8 @@ public struct Theme: Sendable {
                 diagnostics.append(
                     Diagnostic(
                         .error,
-                        TagflowError(location: SourceLocation(path: path), step: "templates", message: "cannot read template")))
+                        TagflowError(
+                            location: SourceLocation(path: path), step: "templates", message: "cannot read template")))
                 continue
             }
             guard let text = String(data: data, encoding: .utf8) else {

@@ -60,7 +60,8 @@ import Testing
                 roots.append(root)
                 let site = root.appendingPathComponent("site")
                 try Self.write(order, into: site)
-                listings.insert(try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("posts").path))
+                listings.insert(
+                    try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("posts").path))
                 let output = root.appendingPathComponent("out")
                 try await SiteBuilder(siteRoot: site).build(to: output)
                 outputs.append(folderContents(output))

@@ -2,11 +2,11 @@ import Foundation
 import TagflowTesting
 import Testing
 
+@testable import TagflowCore
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-
-@testable import TagflowCore
 
 /// Hostile or extreme input that is not a broken site: it must build (or be refused) cleanly,
 /// never crash, and never let text from a post escape into markup.
@@ -71,7 +71,8 @@ import Testing
         for (path, data) in files.sorted(by: { $0.key < $1.key }) {
             let text = String(decoding: data, as: UTF8.self)
             #expect(!text.contains("<script"), "\(path) has a raw <script>")
-            #expect(!text.contains("</style>") || text.components(separatedBy: "</style>").count == 2,
+            #expect(
+                !text.contains("</style>") || text.components(separatedBy: "</style>").count == 2,
                 "\(path) has a raw </style> from content")
             if path.hasSuffix(".html") { #expect(!text.contains("</summary>"), "\(path) has a raw </summary>") }
             #expect(!text.contains("\"quoted\""), "\(path) has an unescaped quote")
