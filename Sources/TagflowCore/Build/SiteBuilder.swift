@@ -63,7 +63,12 @@ public struct SiteBuilder: Sendable {
         var context = try await run()
         let target = output ?? URL(fileURLWithPath: context.config.paths.output, relativeTo: siteRoot)
         let writer = OutputWriter(target: target)
-        try writer.validate(siteRoot: siteRoot)
+        let paths = context.config.paths
+        let content = paths.content == "." ? [] : [paths.content]
+        try writer.validate(
+            siteRoot: siteRoot,
+            sourceFolders: content + ["posts", "pages"].map { paths.content == "." ? $0 : "\(paths.content)/\($0)" }
+                + [paths.templates, paths.static])
         let writeStart = ContinuousClock.now
         try await writer.write(context.files, staticFiles: context.staticFiles)
         context.timings.append(("write", (ContinuousClock.now - writeStart).seconds))

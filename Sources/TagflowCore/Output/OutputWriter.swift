@@ -27,7 +27,12 @@ struct OutputWriter: Sendable {
     private var retiredPrefix: String { ".\(name).tagflow-old-" }
 
     /// Refuses targets that would destroy the site or someone's files.
-    func validate(siteRoot: URL) throws(BuildFailure) {
+    ///
+    /// - Parameters:
+    ///   - siteRoot: The site folder.
+    ///   - sourceFolders: Site-relative folders the build reads (content, templates, static files);
+    ///     an output inside one would be read back, and copied into itself, by the next build.
+    func validate(siteRoot: URL, sourceFolders: [String] = []) throws(BuildFailure) {
         let site = siteRoot.standardizedFileURL.resolvingSymlinksInPath().path
         let output = target.resolvingSymlinksInPath().path
         func refuse(_ message: String, hint: String) -> BuildFailure {
@@ -50,6 +55,14 @@ struct OutputWriter: Sendable {
             throw refuse(
                 "the output folder contains the site folder, so replacing it would delete your posts",
                 hint: "write to a folder inside the site, such as _site")
+        }
+        for folder in sourceFolders {
+            let source = siteRoot.appendingPathComponent(folder).standardizedFileURL.resolvingSymlinksInPath().path
+            if source != site, output == source || output.hasPrefix(source + "/") {
+                throw refuse(
+                    "the output folder is inside '\(folder)', which the build reads",
+                    hint: "write to a folder the build does not read, such as _site")
+            }
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {

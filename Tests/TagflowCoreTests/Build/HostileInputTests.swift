@@ -116,6 +116,11 @@ import Testing
         for target in [fixture.site, fixture.root, fixture.site.appendingPathComponent("posts/..")] {
             await #expect(throws: BuildFailure.self) { try await SiteBuilder(siteRoot: fixture.site).build(to: target) }
         }
+        // Nor inside a folder the build reads: the next build would copy the output into itself.
+        for folder in ["static/out", "posts/out", "templates"] {
+            let target = fixture.site.appendingPathComponent(folder)
+            await #expect(throws: BuildFailure.self) { try await SiteBuilder(siteRoot: fixture.site).build(to: target) }
+        }
         // Through a symbolic link too.
         let link = fixture.root.appendingPathComponent("link")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: fixture.site)
