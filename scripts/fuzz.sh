@@ -31,7 +31,8 @@ for target in "${TARGETS[@]}"; do
     mkdir -p "$corpus"
     start=$(date +%s)
     status=0
-    "$scratch/release/$target" "$corpus" "Fuzz/Corpus/$target" \
+    cpu=() && command -v /usr/bin/time >/dev/null && cpu=(/usr/bin/time -f "-- $target: %U s user + %S s system CPU")
+    "${cpu[@]}" "$scratch/release/$target" "$corpus" "Fuzz/Corpus/$target" \
         -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$scratch/crash-$target-" 2>&1 | tail -n 12 || status=$?
     echo "-- $target: $(( $(date +%s) - start )) s wall, exit $status"

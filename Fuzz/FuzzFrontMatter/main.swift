@@ -1,5 +1,5 @@
 // libFuzzer entry point: front matter split + YAML reading, on any bytes (scripts/fuzz.sh).
-// Built with -parse-as-library: libFuzzer supplies `main`.
+// Built with -parse-as-library; SwiftPM links `main` to `<Target>_main`, which hands over to libFuzzer.
 import TagflowMarkdown
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -29,3 +29,18 @@ public func fuzzFrontMatter(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
     }
     return 0
 }
+
+@_cdecl("FuzzFrontMatter_main")
+public func fuzzFrontMatterMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv, fuzzFrontMatter)
+}
+
+/// libFuzzer's driver (`compiler-rt/lib/fuzzer/FuzzerInterface.h`).
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32

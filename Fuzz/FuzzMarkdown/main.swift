@@ -1,5 +1,5 @@
 // libFuzzer entry point: the cmark-gfm Markdown layer, on any bytes (scripts/fuzz.sh).
-// Built with -parse-as-library: libFuzzer supplies `main`. The first byte picks the options.
+// Built with -parse-as-library; SwiftPM links `main` to `<Target>_main`, which hands over to libFuzzer. The first byte picks the options.
 import TagflowMarkdown
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -21,3 +21,18 @@ public func fuzzMarkdown(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
     return 0
 }
+
+@_cdecl("FuzzMarkdown_main")
+public func fuzzMarkdownMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv, fuzzMarkdown)
+}
+
+/// libFuzzer's driver (`compiler-rt/lib/fuzzer/FuzzerInterface.h`).
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
