@@ -32,6 +32,7 @@ struct OutputWriter: Sendable {
     ///   - siteRoot: The site folder.
     ///   - sourceFolders: Site-relative folders the build reads (content, templates, static files);
     ///     an output inside one would be read back, and copied into itself, by the next build.
+    /// - Throws: ``BuildFailure`` naming the output folder and why it is refused.
     func validate(siteRoot: URL, sourceFolders: [String] = []) throws(BuildFailure) {
         let site = siteRoot.standardizedFileURL.resolvingSymlinksInPath().path
         let output = target.resolvingSymlinksInPath().path
