@@ -109,6 +109,8 @@ var targets: [Target] = [
     .testTarget(
         name: "TagflowMarkdownTests",
         dependencies: ["TagflowMarkdown"],
+        // Inputs the fuzzers found (or that would hang them), replayed through #filePath.
+        exclude: ["Fixtures"],
         swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -159,6 +161,19 @@ if ProcessInfo.processInfo.environment["ENABLE_TAGFLOW_BENCHMARKS"] != nil {
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         )
     )
+}
+
+// libFuzzer targets, only when TAGFLOW_FUZZ is set (scripts/fuzz.sh): one executable per folder
+// `Fuzz/<Name>/` holding a `main.swift` with `@_cdecl("LLVMFuzzerTestOneInput")`.
+if ProcessInfo.processInfo.environment["TAGFLOW_FUZZ"] != nil {
+    let fuzzFolder = Context.packageDirectory + "/Fuzz"
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: fuzzFolder)) ?? []
+    for name in names.sorted() where name.hasPrefix("Fuzz") {
+        targets.append(
+            .executableTarget(
+                name: name, dependencies: ["TagflowMarkdown"], path: "Fuzz/\(name)",
+                swiftSettings: swiftSettings + [.unsafeFlags(["-parse-as-library"])]))
+    }
 }
 
 let package = Package(

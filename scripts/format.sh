@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 paths=(Package.swift Sources Tests)
 [ -d Benchmarks ] && paths+=(Benchmarks)
 [ -d Examples ] && paths+=(Examples)
+[ -d Fuzz ] && paths+=(Fuzz)
 if [ "${1:-}" != "--lint-only" ]; then
     swift format format --parallel --recursive --in-place "${paths[@]}"
 fi

@@ -1,19 +1,45 @@
 #!/usr/bin/env bash
-# Fuzzes the TagflowMetrics font reader with libFuzzer (and AddressSanitizer).
-# Usage: scripts/fuzz.sh [SECONDS] [extra libFuzzer flags...]   (default: 60 seconds)
-# Seeds: the Debian fonts the tests use, when installed, and the built-in table.
+# Runs the libFuzzer targets under Fuzz/ for a bounded time each, with AddressSanitizer.
+#   scripts/fuzz.sh                    every target, 60 s each
+#   scripts/fuzz.sh FuzzMarkdown 120   one target, 120 s
+# A target is Fuzz/<Name>/main.swift (an `@_cdecl("LLVMFuzzerTestOneInput")` function) plus its
+# line below. Seeds are in Fuzz/Corpus/<Name>/ (checked in); what the fuzzer adds goes to
+# .build-fuzz/corpus/<Name>/ (not checked in). A crash writes .build-fuzz/crash-<Name>-*: minimise
+# it (`-minimize_crash=1`), keep it under Tests/TagflowMarkdownTests/Fixtures/fuzz-regressions/<Name>/
+# where FuzzRegressionTests replays it, and fix the bug.
+# cmark-gfm and libyaml's C code come from the system (cmark-gfm) or are built without coverage
+# instrumentation, so the fuzzer is guided by the Swift code and ASan sees only Swift/CYaml frames.
+# The font reader (TagflowMetrics) is fuzzed by scripts/fuzz-font.sh, run here as FuzzFontReader.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${1:-60}"
-shift || true
-out=.build/fuzz
-mkdir -p "$out/corpus"
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name TagflowMetrics \
-    Sources/TagflowMetrics/*/*.swift Fuzz/FontReaderFuzzer.swift -o "$out/font-reader-fuzzer"
-for font in /usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf \
-    /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/opentype/inter/Inter-Regular.otf; do
-    # Seeds start with the face-index byte.
-    [ -f "$font" ] && { printf '\0'; cat "$font"; } > "$out/corpus/$(basename "$font")"
+
+TARGETS=(
+    FuzzFrontMatter
+    FuzzMarkdown
+)
+
+only="${1:-}"
+seconds="${2:-60}"
+scratch=.build-fuzz
+export TAGFLOW_FUZZ=1
+
+for target in "${TARGETS[@]}"; do
+    [ -z "$only" ] || [ "$only" = "$target" ] || continue
+    echo "== $target (${seconds}s)"
+    swift build -c release --scratch-path "$scratch" --product "$target" \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >/dev/null
+    corpus="$scratch/corpus/$target"
+    mkdir -p "$corpus"
+    start=$(date +%s)
+    status=0
+    cpu=() && command -v /usr/bin/time >/dev/null && cpu=(/usr/bin/time -f "-- $target: %U s user + %S s system CPU")
+    "${cpu[@]}" "$scratch/release/$target" "$corpus" "Fuzz/Corpus/$target" \
+        -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$scratch/crash-$target-" 2>&1 | tail -n 12 || status=$?
+    echo "-- $target: $(( $(date +%s) - start )) s wall, exit $status"
+    [ "$status" -eq 0 ] || exit "$status"
 done
-exec "$out/font-reader-fuzzer" "$out/corpus" -max_total_time="$seconds" -max_len=2000000 -rss_limit_mb=4096 \
-    -timeout=10 "$@"
+if [ -z "$only" ] || [ "$only" = "FuzzFontReader" ]; then
+    echo "== FuzzFontReader (${seconds}s)"
+    scripts/fuzz-font.sh "$seconds" -print_final_stats=1 2>&1 | tail -n 12
+fi

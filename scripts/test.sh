@@ -3,8 +3,9 @@
 #   1. build everything (the project's own code must compile without warnings),
 #   2. swift test,
 #   3. the TagflowMarkdown tests again under AddressSanitizer (cmark-gfm is C),
-#   4. the format lint and the embedded-theme check,
-#   5. the browser suites against headless Chromium (skipped, and said so, when it is missing).
+#   4. the parallel build tests under ThreadSanitizer, and each fuzz target for FUZZ_SECONDS (30),
+#   5. the format lint and the embedded-theme check,
+#   6. the browser suites against headless Chromium (skipped, and said so, when it is missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -25,6 +26,16 @@ swift test --skip-build
 step "TagflowMarkdown under AddressSanitizer"
 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
     swift test --sanitize=address --scratch-path .build-asan --filter TagflowMarkdownTests
+
+step "parallel build under ThreadSanitizer"
+# The parse lock, the parallel loader and renderer, and whole builds. TSan cannot see inside
+# cmark-gfm and libyaml (not instrumented), so races inside the C libraries are out of its reach;
+# ConcurrentParseTests checks the cmark-gfm one by its effect (lost autolinks).
+swift test --sanitize=thread --scratch-path .build-tsan \
+    --filter "ConcurrentParseTests|SiteBuilderTests|DeterminismTests"
+
+step "fuzzing (${FUZZ_SECONDS:-30} s per target)"
+scripts/fuzz.sh "" "${FUZZ_SECONDS:-30}"
 
 step "format lint"
 scripts/format.sh --lint-only

@@ -41,7 +41,8 @@ struct ChipsCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try readConfig()
         let setup = try ChipSetup(
-            config: settings, siteRoot: URL(fileURLWithPath: config.map { ($0 as NSString).deletingLastPathComponent } ?? "."),
+            config: settings,
+            siteRoot: URL(fileURLWithPath: config.map { ($0 as NSString).deletingLastPathComponent } ?? "."),
             basePath: "")
         let chips = try labels.isEmpty ? readStandardInput() : labels.map(Self.chip)
         let html = setup.renderer.html(for: chips, label: label)
@@ -50,7 +51,8 @@ struct ChipsCommand: AsyncParsableCommand {
         case .css: print(setup.stylesheet, terminator: "")
         case .both: print("<style>\n\(setup.stylesheet)</style>\n\(html)")
         case .json:
-            let data = try JSONSerialization.data(withJSONObject: ["html": html, "css": setup.stylesheet], options: [.sortedKeys])
+            let data = try JSONSerialization.data(
+                withJSONObject: ["html": html, "css": setup.stylesheet], options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         }
     }
@@ -66,20 +68,28 @@ struct ChipsCommand: AsyncParsableCommand {
         let data = FileHandle.standardInput.readDataToEndOfFile()
         if let strings = try? JSONDecoder().decode([String].self, from: data) { return strings.map(Self.chip) }
         do {
-            return try JSONDecoder().decode([Item].self, from: data).map { Chip(label: $0.label, url: $0.url, count: $0.count) }
+            return try JSONDecoder().decode([Item].self, from: data).map {
+                Chip(label: $0.label, url: $0.url, count: $0.count)
+            }
         } catch {
-            throw ValidationError("standard input must be a JSON array of labels or of {\"label\", \"url\", \"count\"} objects")
+            throw ValidationError(
+                "standard input must be a JSON array of labels or of {\"label\", \"url\", \"count\"} objects")
         }
     }
 
     func readConfig() throws -> ChipsConfig {
         guard let config else { return ChipsConfig() }
-        guard let data = FileManager.default.contents(atPath: config), var text = String(data: data, encoding: .utf8) else {
-            throw TagflowError(location: SourceLocation(path: config), step: "config", message: "cannot read the chip settings")
+        guard let data = FileManager.default.contents(atPath: config), var text = String(data: data, encoding: .utf8)
+        else {
+            throw TagflowError(
+                location: SourceLocation(path: config), step: "config", message: "cannot read the chip settings")
         }
         let topLevel = text.split(separator: "\n").contains { $0.hasPrefix("chips:") }
         if !topLevel {
-            text = "chips:\n" + text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+            text =
+                "chips:\n"
+                + text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(
+                    separator: "\n")
         }
         do {
             let (site, warnings) = try SiteConfig.parse(text, path: config)
@@ -87,13 +97,16 @@ struct ChipsCommand: AsyncParsableCommand {
             return site.chips
         } catch {
             // Line numbers of a wrapped file are one more than the user's.
-            throw topLevel ? error : BuildFailure(diagnostics: error.diagnostics.map { diagnostic in
-                var shifted = diagnostic
-                shifted.error.location?.line = diagnostic.error.location?.line.map { $0 - 1 }
-                shifted.error.location?.column = diagnostic.error.location?.column.map { max(1, $0 - 2) }
-                shifted.error.sourceLine = diagnostic.error.sourceLine.map { String($0.dropFirst(2)) }
-                return shifted
-            })
+            throw topLevel
+                ? error
+                : BuildFailure(
+                    diagnostics: error.diagnostics.map { diagnostic in
+                        var shifted = diagnostic
+                        shifted.error.location?.line = diagnostic.error.location?.line.map { $0 - 1 }
+                        shifted.error.location?.column = diagnostic.error.location?.column.map { max(1, $0 - 2) }
+                        shifted.error.sourceLine = diagnostic.error.sourceLine.map { String($0.dropFirst(2)) }
+                        return shifted
+                    })
         }
     }
 }

@@ -63,7 +63,12 @@ public struct SiteBuilder: Sendable {
         var context = try await run()
         let target = output ?? URL(fileURLWithPath: context.config.paths.output, relativeTo: siteRoot)
         let writer = OutputWriter(target: target)
-        try writer.validate(siteRoot: siteRoot)
+        let paths = context.config.paths
+        let content = paths.content == "." ? [] : [paths.content]
+        try writer.validate(
+            siteRoot: siteRoot,
+            sourceFolders: content + ["posts", "pages"].map { paths.content == "." ? $0 : "\(paths.content)/\($0)" }
+                + [paths.templates, paths.static])
         let writeStart = ContinuousClock.now
         try await writer.write(context.files, staticFiles: context.staticFiles)
         context.timings.append(("write", (ContinuousClock.now - writeStart).seconds))
@@ -96,13 +101,25 @@ public struct SiteBuilder: Sendable {
             ])
         }
         if FileManager.default.fileExists(atPath: url.path) {
-            guard let data = FileManager.default.contents(atPath: url.path), let text = SourceText.decode(data) else {
+            guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw BuildFailure(diagnostics: [
                     Diagnostic(
                         .error,
                         TagflowError(
-                            location: SourceLocation(path: "site.yml"), step: "config",
-                            message: "cannot read site.yml as UTF-8 text"))
+                            location: SourceLocation(path: "site.yml"), step: "config", message: "cannot read site.yml")
+                    )
+                ])
+            }
+            guard let text = SourceText.decode(data) else {
+                let offset = ContentLoader.firstInvalidUTF8Offset(in: Array(data)) ?? 0
+                let position = ContentLoader.position(of: offset, in: data)
+                throw BuildFailure(diagnostics: [
+                    Diagnostic(
+                        .error,
+                        TagflowError(
+                            location: SourceLocation(path: "site.yml", line: position.line, column: position.column),
+                            step: "config", message: "not valid UTF-8 text (byte \(offset))",
+                            hint: "save the file as UTF-8"))
                 ])
             }
             let (config, warnings) = try SiteConfig.parse(text, path: "site.yml")

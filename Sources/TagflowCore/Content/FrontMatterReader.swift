@@ -10,6 +10,9 @@ struct FrontMatterReader {
     let templateNames: Set<String>
     var diagnostics: [Diagnostic] = []
 
+    /// The most tags one post may have.
+    static let maximumTagCount = 1_000
+
     /// Keys with a meaning; the rest reach templates as `params`.
     static let postKeys: Set<String> = [
         "title", "date", "updated", "tags", "draft", "slug", "summary", "description", "template",
@@ -34,6 +37,10 @@ struct FrontMatterReader {
             date = self.date(entry)
         } else if let fromName = ContentDate.fromFileName(fileName, timeZone: timeZone) {
             date = fromName
+        } else if Self.startsWithDateShape(fileName) {
+            error(
+                nil, "invalid date '\(fileName.prefix(10))' at the start of the file name",
+                hint: "name the file YYYY-MM-DD-slug.md with a real date, or add `date:` to the front matter")
         } else {
             error(
                 nil, "post has no date",
@@ -64,7 +71,10 @@ struct FrontMatterReader {
     }
 
     private mutating func defaultTitle() -> String {
-        warning(nil, "no title in front matter; using the file name", hint: "add `title: …` to the front matter")
+        // A `title:` of the wrong type has its own error; it is not also missing.
+        if mapping["title"] == nil || mapping["title"] == .null {
+            warning(nil, "no title in front matter; using the file name", hint: "add `title: …` to the front matter")
+        }
         return Self.stripDatePrefix(baseName).replacingOccurrences(of: "-", with: " ")
     }
 
@@ -104,6 +114,10 @@ struct FrontMatterReader {
     }
 
     private mutating func date(_ entry: YAMLMapping.Entry) -> ContentDate? {
+        guard entry.value.scalarText != nil else {
+            error(entry, "'\(entry.key)' must be a date, not \(entry.value.kindName)")
+            return nil
+        }
         guard let text = entry.value.scalarText, let date = ContentDate.parse(text, timeZone: timeZone) else {
             error(
                 entry, "invalid \(entry.key) '\(entry.value.scalarText ?? entry.value.kindName)'",
@@ -140,6 +154,14 @@ struct FrontMatterReader {
             guard !spelling.isEmpty else { continue }
             if seen.insert(TagKey(spelling)).inserted { tags.append(spelling) }
         }
+        // Every tag page lists its posts with their tags, so the output grows with the square of a
+        // post's tag count: 100,000 tags would write some 10 GB.
+        if tags.count > Self.maximumTagCount {
+            error(
+                entry, "a post may have at most \(Self.maximumTagCount) tags, not \(tags.count)",
+                hint: "tags are for finding posts; keep a few per post")
+            return []
+        }
         return tags
     }
 
@@ -154,6 +176,16 @@ struct FrontMatterReader {
             return nil
         }
         return slug
+    }
+
+    /// Whether a file name starts like `2024-13-45-`, a date prefix whether or not the date exists.
+    static func startsWithDateShape(_ name: String) -> Bool {
+        let bytes = Array(name.utf8.prefix(11))
+        guard bytes.count == 11 else { return false }
+        return bytes.indices.allSatisfy { index in
+            [4, 7, 10].contains(index)
+                ? bytes[index] == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
+        }
     }
 
     static func stripDatePrefix(_ name: String) -> String {

@@ -41,7 +41,21 @@ enum SiteFiles {
                         message: "symbolic link loop: this folder was already read; skipping it")))
             return
         }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { return }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+        } catch {
+            // A missing folder (no `pages/`) is fine; one that exists but cannot be listed is not.
+            if FileManager.default.fileExists(atPath: url.path) {
+                diagnostics.append(
+                    Diagnostic(
+                        .error,
+                        TagflowError(
+                            location: SourceLocation(path: folder), step: "content",
+                            message: "cannot read folder: \(ContentLoader.reason(error))", underlying: error)))
+            }
+            return
+        }
         for name in names.sorted() {
             if name.hasPrefix(".") && !(includeHidden && name != ".DS_Store") { continue }
             if name.hasSuffix("~") || name.hasPrefix("#") { continue }

@@ -35,7 +35,13 @@ struct OutputWriter: Sendable {
     private var retiredPrefix: String { ".\(name).tagflow-old-" }
 
     /// Refuses targets that would destroy the site or someone's files.
-    func validate(siteRoot: URL) throws(BuildFailure) {
+    ///
+    /// - Parameters:
+    ///   - siteRoot: The site folder.
+    ///   - sourceFolders: Site-relative folders the build reads (content, templates, static files);
+    ///     an output inside one would be read back, and copied into itself, by the next build.
+    /// - Throws: ``BuildFailure`` naming the output folder and why it is refused.
+    func validate(siteRoot: URL, sourceFolders: [String] = []) throws(BuildFailure) {
         let site = siteRoot.standardizedFileURL.resolvingSymlinksInPath().path
         let output = target.resolvingSymlinksInPath().path
         func refuse(_ message: String, hint: String) -> BuildFailure {
@@ -58,6 +64,14 @@ struct OutputWriter: Sendable {
             throw refuse(
                 "the output folder contains the site folder, so replacing it would delete your posts",
                 hint: "write to a folder inside the site, such as _site")
+        }
+        for folder in sourceFolders {
+            let source = siteRoot.appendingPathComponent(folder).standardizedFileURL.resolvingSymlinksInPath().path
+            if source != site, output == source || output.hasPrefix(source + "/") {
+                throw refuse(
+                    "the output folder is inside '\(folder)', which the build reads",
+                    hint: "write to a folder the build does not read, such as _site")
+            }
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
@@ -180,7 +194,8 @@ struct OutputWriter: Sendable {
             let pidText =
                 name.hasPrefix(temporaryPrefix)
                 ? name.dropFirst(temporaryPrefix.count) : name.dropFirst(retiredPrefix.count)
-            if let pid = Int32(pidText), pid != getpid(), kill(pid, 0) == 0 { continue }  // a build still running
+            // A build still running (EPERM: it runs, as another user) keeps its folders.
+            if let pid = Int32(pidText), pid != getpid(), kill(pid, 0) == 0 || errno == EPERM { continue }
             let url = parent.appendingPathComponent(name)
             if name.hasPrefix(retiredPrefix) && !manager.fileExists(atPath: target.path) {
                 try? manager.moveItem(at: url, to: target)

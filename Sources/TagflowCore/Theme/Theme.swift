@@ -28,15 +28,24 @@ public struct Theme: Sendable {
         diagnostics += listing.diagnostics
         for path in listing.files where path.hasSuffix(".mustache") {
             let name = String(path.dropFirst(folder.count + 1).dropLast(".mustache".count))
-            guard let data = FileManager.default.contents(atPath: siteRoot.appendingPathComponent(path).path),
-                let text = String(data: data, encoding: .utf8)
-            else {
+            guard let data = FileManager.default.contents(atPath: siteRoot.appendingPathComponent(path).path) else {
                 diagnostics.append(
                     Diagnostic(
                         .error,
                         TagflowError(
-                            location: SourceLocation(path: path), step: "templates",
-                            message: "cannot read template as UTF-8 text")))
+                            location: SourceLocation(path: path), step: "templates", message: "cannot read template")))
+                continue
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                let offset = ContentLoader.firstInvalidUTF8Offset(in: Array(data)) ?? 0
+                let position = ContentLoader.position(of: offset, in: data)
+                diagnostics.append(
+                    Diagnostic(
+                        .error,
+                        TagflowError(
+                            location: SourceLocation(path: path, line: position.line, column: position.column),
+                            step: "templates", message: "template is not valid UTF-8 text (byte \(offset))",
+                            hint: "save the file as UTF-8")))
                 continue
             }
             sources[name] = (text, path)

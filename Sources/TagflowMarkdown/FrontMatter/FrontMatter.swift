@@ -79,7 +79,7 @@ public enum YAMLReader {
         do {
             node = try Yams.compose(yaml: yaml)
         } catch let error as YamlError {
-            throw Self.convert(error, lineOffset: lineOffset)
+            throw Self.convert(error, yaml: yaml, lineOffset: lineOffset)
         } catch {
             throw FrontMatterError(line: firstLine, column: 1, reason: .invalidYAML(String(describing: error)))
         }
@@ -89,33 +89,49 @@ public enum YAMLReader {
             throw FrontMatterError(
                 line: (mark?.line ?? 1) + lineOffset, column: mark?.column ?? 1, reason: .notAMapping)
         }
-        guard case .map(let mapping) = try value(of: node, lineOffset: lineOffset) else {
+        var budget = maximumValueCount
+        guard case .map(let mapping) = try value(of: node, lineOffset: lineOffset, budget: &budget) else {
             return YAMLMapping()
         }
         return mapping
     }
 
-    private static func value(of node: Node, lineOffset: Int) throws(FrontMatterError) -> YAMLValue {
+    /// The most values one document may hold once aliases are expanded.
+    ///
+    /// Yams shares an aliased node rather than copying it, but converting follows every alias, so
+    /// nine nested anchors of nine aliases each ("billion laughs") would make 9⁹ values.
+    static let maximumValueCount = 1_000_000
+
+    private static func value(of node: Node, lineOffset: Int, budget: inout Int) throws(FrontMatterError) -> YAMLValue {
+        budget -= 1
+        if budget < 0 {
+            throw FrontMatterError(
+                line: (node.mark?.line ?? 1) + lineOffset, column: node.mark?.column ?? 1,
+                reason: .invalidYAML("more than \(maximumValueCount) values once aliases are expanded"))
+        }
         switch node {
         case .scalar(let scalar):
             return scalarValue(scalar.string, isPlain: scalar.style == .plain || scalar.style == .any)
         case .sequence(let sequence):
             var items = [YAMLValue]()
             items.reserveCapacity(sequence.count)
-            for child in sequence { items.append(try value(of: child, lineOffset: lineOffset)) }
+            for child in sequence { items.append(try value(of: child, lineOffset: lineOffset, budget: &budget)) }
             return .list(items)
         case .mapping(let mapping):
             var entries = [YAMLMapping.Entry]()
             entries.reserveCapacity(mapping.count)
+            var keys = Set<String>()
             for (keyNode, valueNode) in mapping {
                 let line = (keyNode.mark?.line ?? 1) + lineOffset
                 let column = keyNode.mark?.column ?? 1
                 let key = keyNode.string ?? ""
-                if entries.contains(where: { $0.key == key }) {
+                if !keys.insert(key).inserted {
                     throw FrontMatterError(line: line, column: column, reason: .duplicateKey(key))
                 }
                 entries.append(
-                    .init(key: key, value: try value(of: valueNode, lineOffset: lineOffset), line: line, column: column)
+                    .init(
+                        key: key, value: try value(of: valueNode, lineOffset: lineOffset, budget: &budget), line: line,
+                        column: column)
                 )
             }
             return .map(YAMLMapping(entries: entries))
@@ -146,12 +162,15 @@ public enum YAMLReader {
         return .string(text)
     }
 
-    private static func convert(_ error: YamlError, lineOffset: Int) -> FrontMatterError {
+    private static func convert(_ error: YamlError, yaml: String, lineOffset: Int) -> FrontMatterError {
         switch error {
-        case .scanner(let context, let problem, let mark, _),
-            .parser(let context, let problem, let mark, _),
-            .composer(let context, let problem, let mark, _):
+        case .scanner(let context, let problem, var mark, _),
+            .parser(let context, let problem, var mark, _),
+            .composer(let context, let problem, var mark, _):
             let text = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
+            // A quote or bracket left open is only noticed at the end of the text, past its last
+            // line (the closing `---`); point at where it was opened instead.
+            if let context, mark.line > yaml.utf8.count(where: { $0 == UInt8(ascii: "\n") }) { mark = context.mark }
             return FrontMatterError(line: mark.line + lineOffset, column: mark.column, reason: .invalidYAML(text))
         case .duplicatedKeysInMapping(let duplicates, let context):
             return FrontMatterError(
