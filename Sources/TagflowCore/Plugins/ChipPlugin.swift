@@ -101,7 +101,8 @@ struct ChipTagLists: TagListRenderer {
             return renderer.html(for: cloud(tags), label: "All tags")
         case .homeCloud:
             guard config.homeRows > 0, !tags.isEmpty else { return nil }
-            let chips = cloud(tags)
+            // The collapsed cloud shows the most used tags first, whatever the cloud page's order.
+            let chips = cloud(tags, order: "count")
             let collapsed = renderer.layout(chips, rowLimit: config.homeRows)
             guard collapsed.more.contains(where: { $0 != nil }) else {
                 return renderer.html(for: chips, block: collapsed, label: "Tags", moreURL: tagsURL)
@@ -114,9 +115,9 @@ struct ChipTagLists: TagListRenderer {
     }
 
     /// Every tag with its count, weighted on a log scale, by name or by count then name.
-    func cloud(_ tags: [TagLink]) -> [Chip] {
+    func cloud(_ tags: [TagLink], order: String? = nil) -> [Chip] {
         let ordered =
-            config.cloudOrder == "count"
+            (order ?? config.cloudOrder) == "count"
             ? tags.sorted { $0.count != $1.count ? $0.count > $1.count : $0.key < $1.key } : tags
         let weights = Chip.weights(for: ordered.map(\.count), steps: config.weights.count)
         return zip(ordered, weights).map { Chip(label: $0.name, url: $0.url, count: $0.count, weight: $1) }
