@@ -19,4 +19,6 @@ shoot home / 1280 900
 shoot post /posts/flow-layout-part-1/ 1280 900
 shoot tags /tags/ 1280 900
 shoot home-narrow / 390 844
+shoot post-narrow /posts/flow-layout-part-1/ 390 844
+shoot tags-narrow /tags/ 390 844
 echo "Wrote docs/screenshot-*.png"

@@ -164,7 +164,7 @@ public struct ChipRenderer: Sendable {
         var css = "/* Tagflow chips: positions are computed at build time; no script places a chip. */\n"
         css += fontFace
         css += ".tf-flow{container-type:inline-size;margin:.5rem 0}\n"
-        css += ".tf-chips{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;align-items:center;"
+        css += ".tf-chips{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;align-items:\(cssAlign);"
         css += "gap:\(px(s.rowGap)) \(px(s.columnGap));justify-content:\(cssJustify)}\n"
         css += ".tf-chips>li{flex:none;box-sizing:border-box;margin:0;padding:0;height:\(px(s.height(scale: 1)));"
         css += "font:\(px(s.fontSize))/\(px(s.lineHeight)) \(s.fontFamily);letter-spacing:0;word-spacing:0;"
@@ -181,7 +181,7 @@ public struct ChipRenderer: Sendable {
         css += ".tf-chips>li>a:focus-visible{outline:3px solid \(s.colors.text);outline-offset:2px}\n"
         css +=
             ".tf-chips>li>a[aria-current]{font-weight:inherit;border-color:\(s.colors.text);box-shadow:inset 0 0 0 1px \(s.colors.text)}\n"
-        css += ".tf-chips .tf-n{opacity:.75}\n"
+        css += ".tf-chips .tf-n{opacity:\(s.countOpacity)}\n"
         css += ".tf-chips>li.tf-more{display:none}\n"
         css +=
             "@media (prefers-color-scheme:dark){.tf-chips>li>a,.tf-chips>li>span{border-color:\(s.colors.darkBorderColor);"
@@ -202,6 +202,16 @@ public struct ChipRenderer: Sendable {
             css += "display:var(--d\(index),block)}}\n"
         }
         return css
+    }
+
+    private var cssAlign: String {
+        switch style.alignment {
+        case .start: "flex-start"
+        case .end: "flex-end"
+        case .firstBaseline: "baseline"
+        case .stretch: "stretch"
+        case .center: "center"
+        }
     }
 
     private var cssJustify: String {

@@ -25,6 +25,11 @@ public struct ChipStyle: Sendable, Hashable {
     public var rowGap = 8.0
     /// Where a row's chips go along it: start, center or end.
     public var justification = FlowLayout.Justification.start
+    /// Where a chip goes within its row's height (rows mix heights in a weighted cloud).
+    public var alignment = FlowLayout.Alignment.center
+    /// The opacity of a chip's count; with the default colours it keeps a contrast of at least
+    /// 4.5:1 in both colour schemes (a test checks).
+    public var countOpacity = 0.85
     /// Block widths to lay out for; CSS container queries pick the widest that fits.
     public var breakpoints: [Int] = [320, 480, 640, 800]
     /// Text size multipliers for the weighted tag cloud, lightest first (a log scale of counts).
@@ -50,7 +55,7 @@ public struct ChipStyle: Sendable, Hashable {
     var flowLayout: FlowLayout {
         FlowLayout(
             horizontalSpacing: LayoutUnit(cssPixels: columnGap), verticalSpacing: LayoutUnit(cssPixels: rowGap),
-            justification: justification, alignment: .center)
+            justification: justification, alignment: alignment)
     }
 }
 

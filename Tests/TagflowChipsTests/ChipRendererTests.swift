@@ -72,3 +72,34 @@ import Testing
         #expect(css.contains("focus-visible"))
     }
 }
+
+/// WCAG 2 contrast of the default chip colours: text and the dimmer count, light and dark.
+@Suite struct ChipContrastTests {
+    static func rgb(_ hex: String) -> [Double] {
+        let digits = Array(hex.dropFirst())
+        return stride(from: 0, to: 6, by: 2).map { Double(Int(String(digits[$0...$0 + 1]), radix: 16) ?? 0) / 255 }
+    }
+
+    static func luminance(_ color: [Double]) -> Double {
+        let linear = color.map { $0 <= 0.039_28 ? $0 / 12.92 : pow(($0 + 0.055) / 1.055, 2.4) }
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    }
+
+    static func contrast(_ foreground: [Double], _ background: [Double]) -> Double {
+        let (a, b) = (luminance(foreground), luminance(background))
+        return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+    }
+
+    @Test func textAndCountsReachFourAndAHalfToOne() {
+        let style = ChipStyle()
+        for (text, background) in [
+            (style.colors.text, style.colors.background), (style.colors.darkText, style.colors.darkBackground),
+        ] {
+            let foreground = Self.rgb(text)
+            let back = Self.rgb(background)
+            let count = zip(foreground, back).map { $0 * style.countOpacity + $1 * (1 - style.countOpacity) }
+            #expect(Self.contrast(foreground, back) >= 4.5, "\(text) on \(background)")
+            #expect(Self.contrast(count, back) >= 4.5, "count \(text) at \(style.countOpacity) on \(background)")
+        }
+    }
+}

@@ -23,6 +23,10 @@ public struct ChipsConfig: Sendable, Hashable {
     public var rowGap = 8.0
     /// `start`, `center` or `end`.
     public var justify = "start"
+    /// Where chips of different heights sit in a row: `start`, `center` or `end`.
+    public var align = "center"
+    /// Colours (CSS values): text, background and border, light and dark.
+    public var colors: [String: String] = [:]
     /// Widths in px to lay each block out for.
     public var breakpoints = [320, 480, 640, 800]
     /// Text size multipliers of the weighted cloud, lightest first.

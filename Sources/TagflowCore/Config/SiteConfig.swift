@@ -92,7 +92,9 @@ extension SiteConfig {
         "markdown.unsafe", "markdown.smart_punctuation", "markdown.hard_breaks",
         "chips.enabled", "chips.font", "chips.font_size", "chips.line_height", "chips.padding_x", "chips.padding_y",
         "chips.border", "chips.radius", "chips.column_gap", "chips.row_gap", "chips.justify", "chips.breakpoints",
-        "chips.weights", "chips.cloud_order", "chips.home_rows",
+        "chips.weights", "chips.cloud_order", "chips.home_rows", "chips.align", "chips.colors.text",
+        "chips.colors.background", "chips.colors.border", "chips.colors.dark_text", "chips.colors.dark_background",
+        "chips.colors.dark_border",
     ]
 
     /// Keys other tools put in the same file, accepted without a warning (Hugo's `baseURL` is read as
@@ -165,6 +167,9 @@ extension SiteConfig {
             case "chips.column_gap": reader.length(entry) { config.chips.columnGap = $0 }
             case "chips.row_gap": reader.length(entry) { config.chips.rowGap = $0 }
             case "chips.justify": reader.choice(entry, ["start", "center", "end"]) { config.chips.justify = $0 }
+            case "chips.align": reader.choice(entry, ["start", "center", "end"]) { config.chips.align = $0 }
+            case let key where key.hasPrefix("chips.colors.") && SiteConfig.knownKeys.contains(key):
+                reader.cssColor(entry) { config.chips.colors[String(key.dropFirst("chips.colors.".count))] = $0 }
             case "chips.cloud_order": reader.choice(entry, ["name", "count"]) { config.chips.cloudOrder = $0 }
             case "chips.home_rows":
                 if case .int(let rows) = entry.value, rows >= 0 {
@@ -295,6 +300,18 @@ struct ConfigReader {
             return
         }
         assign(value)
+    }
+
+    /// A CSS colour: `#rgb`/`#rrggbb`, a name, or `rgb(…)`/`hsl(…)`; nothing that could end the rule.
+    mutating func cssColor(_ entry: YAMLMapping.Entry, _ assign: (String) -> Void) {
+        guard let text = string(entry),
+            !text.isEmpty, text.count < 64,
+            text.allSatisfy({ $0.isLetter || $0.isNumber || "#(),.% -".contains($0) })
+        else {
+            error(entry, "'\(entry.key)' must be a CSS colour such as #0b4a8c or rgb(11 74 140)")
+            return
+        }
+        assign(text)
     }
 
     mutating func choice(_ entry: YAMLMapping.Entry, _ choices: [String], _ assign: (String) -> Void) {

@@ -50,7 +50,15 @@ public struct ChipSetup: Sendable {
         style.columnGap = config.columnGap
         style.rowGap = config.rowGap
         style.justification = config.justify == "center" ? .center : config.justify == "end" ? .end : .start
+        style.alignment = config.align == "start" ? .start : config.align == "end" ? .end : .center
         style.breakpoints = config.breakpoints
+        let colors = config.colors
+        style.colors.text = colors["text"] ?? style.colors.text
+        style.colors.background = colors["background"] ?? style.colors.background
+        style.colors.borderColor = colors["border"] ?? style.colors.borderColor
+        style.colors.darkText = colors["dark_text"] ?? style.colors.darkText
+        style.colors.darkBackground = colors["dark_background"] ?? style.colors.darkBackground
+        style.colors.darkBorderColor = colors["dark_border"] ?? style.colors.darkBorderColor
         style.weightScale = config.weights
         var fonts = FontStack.default
         var fontFace = ""
