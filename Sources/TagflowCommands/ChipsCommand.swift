@@ -42,7 +42,7 @@ struct ChipsCommand: AsyncParsableCommand {
         let settings = try readConfig()
         let setup = try ChipSetup(
             config: settings,
-            siteRoot: URL(fileURLWithPath: config.map { ($0 as NSString).deletingLastPathComponent } ?? "."),
+            siteRoot: config.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? URL(fileURLWithPath: "."),
             basePath: "")
         let chips = try labels.isEmpty ? readStandardInput() : labels.map(Self.chip)
         let html = setup.renderer.html(for: chips, label: label)

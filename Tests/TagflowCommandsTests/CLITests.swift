@@ -99,6 +99,16 @@ import Testing
         #expect(stderr.contains("error: build failed: 1 error"))
     }
 
+    @Test func chipsReadsSettingsFromAConfigFileNamedRelatively() throws {
+        let fixture = try SiteFixture("-- chips.yml --\nfont_size: 16\nbreakpoints: [300, 600]\n")
+        defer { fixture.remove() }
+        // A bare file name (one path component) in the working directory.
+        let (status, stderr) = try run(["chips", "--config", "chips.yml", "--format", "css", "Swift"], in: fixture.site)
+        #expect(status == 0, "\(stderr)")
+        let (missing, _) = try run(["chips", "--config", "missing.yml", "x"], in: fixture.site)
+        #expect(missing == 1)
+    }
+
     @Test func outputIsTheSameInAnyTimeZoneLocaleAndWorkingDirectory() throws {
         let fixture = try SiteFixture("")
         defer { fixture.remove() }
