@@ -103,7 +103,8 @@ import Testing
         let fixture = try SiteFixture("-- chips.yml --\nfont_size: 16\nbreakpoints: [300, 600]\n")
         defer { fixture.remove() }
         // A bare file name (one path component) in the working directory.
-        let (status, stderr) = try run(["chips", "--config", "chips.yml", "--format", "css", "Swift"], in: fixture.site)
+        let (status, stderr) = try run(
+            ["chips", "--config", "chips.yml", "--format", "css", "Swift"], in: fixture.site)
         #expect(status == 0, "\(stderr)")
         let (missing, _) = try run(["chips", "--config", "missing.yml", "x"], in: fixture.site)
         #expect(missing == 1)
