@@ -13,7 +13,7 @@ public struct Post: Sendable, Hashable {
     /// The last segment of its URL (`/posts/<slug>/`).
     public var slug: Slug
     /// Its tags as written (white space tidied), in the author's order, one per tag identity.
-    public var tags: [String]
+    public var tags: [String] { didSet { tagKeys = tags.map(TagKey.init) } }
     /// Not published unless drafts are asked for.
     public var isDraft: Bool
     /// The author's summary, or the first paragraph.
@@ -27,8 +27,29 @@ public struct Post: Sendable, Hashable {
     /// The rendered body.
     public var body: RenderedMarkdown
 
-    /// The tag identities, in the same order as ``tags``.
-    public var tagKeys: [TagKey] { tags.map(TagKey.init) }
+    /// The tag identities, in the same order as ``tags``; kept, because every list of posts needs them.
+    public private(set) var tagKeys: [TagKey]
+
+    /// Creates a post.
+    public init(
+        sourcePath: String, title: String, date: ContentDate, updated: ContentDate?, slug: Slug, tags: [String],
+        isDraft: Bool, summary: String, description: String, template: String?, params: YAMLMapping,
+        body: RenderedMarkdown
+    ) {
+        self.sourcePath = sourcePath
+        self.title = title
+        self.date = date
+        self.updated = updated
+        self.slug = slug
+        self.tags = tags
+        self.tagKeys = tags.map(TagKey.init)
+        self.isDraft = isDraft
+        self.summary = summary
+        self.description = description
+        self.template = template
+        self.params = params
+        self.body = body
+    }
 }
 
 /// A page that is not a post (`pages/about.md` → `/about/`).

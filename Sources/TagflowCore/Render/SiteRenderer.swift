@@ -29,13 +29,43 @@ struct SiteRenderer: Sendable {
     let hooks: PluginContext
     let routes: Routes
     let timeZone: TimeZone
+    /// Each tag's link, in taxonomy order.
+    let tagLinks: [TagLink]
+    /// What lists show of each post, in post order; made by ``render()`` before the pages, since
+    /// one post appears in many lists (home pages, every tag page of its tags).
+    private(set) var summaries: [PostSummary] = []
+    /// Tag lists that several pages show, drawn once by ``prepared()``: the home cloud (on every
+    /// home page), the `/tags/` cloud, and each tag's related tags (on every page of that tag).
+    private(set) var homeCloudHTML: String?
+    private(set) var cloudHTML: String?
+    private(set) var relatedHTML: [String?] = []
 
     init(site: Site, theme: Theme, hooks: PluginContext) {
         self.site = site
         self.theme = theme
         self.hooks = hooks
-        self.routes = Routes(config: site.config)
+        let routes = Routes(config: site.config)
+        self.routes = routes
         self.timeZone = ContentDate.timeZone(named: site.config.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
+        self.tagLinks = site.taxonomy.tags.map { tag in
+            TagLink(name: tag.name, url: routes.url(Routes.tag(tag.slug)), count: tag.count, key: tag.key)
+        }
+    }
+
+    /// What every list of posts shows of one post.
+    struct PostSummary: Sendable {
+        /// Indices into the taxonomy's tags, in the author's order.
+        var tagIndices: [Int]
+        var title: String
+        var url: String
+        var permalink: String
+        var dateDisplay: String
+        var dateISO: String
+        var dateRFC3339: String
+        var summary: String
+        var isDraft: Bool
+        /// The tag list as the plugin draws it in a list of posts.
+        var tagsHTML: String?
     }
 
     /// One page to render.
@@ -65,13 +95,28 @@ struct SiteRenderer: Sendable {
 
     /// Renders every page and asset.
     func render() async -> (files: [OutputFile], diagnostics: [Diagnostic]) {
-        let results = await ParallelMap.map(jobs) { job in self.render(job) }
+        let renderer = await prepared()
+        let results = await ParallelMap.map(jobs) { job in renderer.render(job) }
         var files = results.map(\.file)
         let diagnostics = results.flatMap(\.diagnostics)
         for (path, text) in BuiltInTheme.assets { files.append(OutputFile(path: path, text: text)) }
         for (path, bytes) in hooks.assets { files.append(OutputFile(path: path, contents: bytes)) }
         files.sort { $0.path < $1.path }
         return (files, diagnostics)
+    }
+
+    /// This renderer with every post's summary made (in parallel).
+    func prepared() async -> SiteRenderer {
+        var renderer = self
+        renderer.summaries = await ParallelMap.map(Array(site.posts.indices)) { self.makeSummary(of: $0) }
+        guard let lists = hooks.tagListRenderer else { return renderer }
+        renderer.homeCloudHTML = lists.html(for: tagLinks, role: .homeCloud)
+        renderer.cloudHTML = lists.html(for: tagLinks, role: .cloud)
+        let withSummaries = renderer
+        renderer.relatedHTML = await ParallelMap.map(Array(site.taxonomy.tags.indices)) { index in
+            lists.html(for: withSummaries.relatedTags(of: index), role: .related(current: withSummaries.site.taxonomy.tags[index].key))
+        }
+        return renderer
     }
 
     func render(_ job: Job) -> (file: OutputFile, diagnostics: [Diagnostic]) {
@@ -81,7 +126,7 @@ struct SiteRenderer: Sendable {
             var context = base(path: path, title: site.config.title, description: site.config.description)
             context["posts"] = pagination.range.map { summary(of: $0) }
             context["pagination"] = paginationContext(pagination, firstPagePath: Routes.home)
-            if let html = hooks.tagListRenderer?.html(for: site.taxonomy.tags.map(link), role: .homeCloud) {
+            if let html = homeCloudHTML ?? hooks.tagListRenderer?.html(for: tagLinks, role: .homeCloud) {
                 context["cloud_html"] = html
             }
             return (page(path, "home", context), [])
@@ -115,11 +160,13 @@ struct SiteRenderer: Sendable {
             return (page(path, item.template ?? "page", context), diagnostics)
         case .tags:
             var context = base(path: Routes.tags, title: "Tags", description: "Every tag of \(site.config.title)")
-            let links = site.taxonomy.tags.map(link)
+            let links = tagLinks
             context["tags"] = links.map(tagContext)
             context["tag_count"] = links.count
             context["post_count"] = site.posts.count
-            if let html = hooks.tagListRenderer?.html(for: links, role: .cloud) { context["cloud_html"] = html }
+            if let html = cloudHTML ?? hooks.tagListRenderer?.html(for: links, role: .cloud) {
+                context["cloud_html"] = html
+            }
             return (page(Routes.tags, "tags", context), [])
         case .tag(let index, let pagination):
             let tag = site.taxonomy.tags[index]
@@ -127,14 +174,14 @@ struct SiteRenderer: Sendable {
             let path = Pagination.path(of: pagination.page, firstPagePath: firstPage)
             var context = base(
                 path: path, title: tag.name, description: "Posts tagged “\(tag.name)” on \(site.config.title)")
-            var tagDetails = tagContext(link(tag))
+            var tagDetails = tagContext(tagLinks[index])
             tagDetails["posts_word"] = tag.count == 1 ? "post" : "posts"
             context["tag"] = tagDetails
             context["posts"] = pagination.range.map { summary(of: tag.postIndices[$0]) }
             context["pagination"] = paginationContext(pagination, firstPagePath: firstPage)
-            if let renderer = hooks.tagListRenderer,
-                let html = renderer.html(for: relatedTags(of: tag), role: .related(current: tag.key))
-            {
+            if relatedHTML.indices.contains(index) {
+                if let html = relatedHTML[index] { context["related_html"] = html }
+            } else if let html = hooks.tagListRenderer?.html(for: relatedTags(of: index), role: .related(current: tag.key)) {
                 context["related_html"] = html
             }
             return (page(path, "tag", context), [])
@@ -177,38 +224,50 @@ struct SiteRenderer: Sendable {
         return context
     }
 
-    private func summary(of index: Int, role: TagListRole = .summary) -> [String: Any] {
-        let post = site.posts[index]
-        let path = Routes.post(post.slug)
-        let links = post.tagKeys.compactMap { site.taxonomy[$0] }.map(link)
-        var context: [String: Any] = [
-            "title": post.title, "url": routes.url(path), "permalink": routes.permalink(path),
-            "date_display": post.date.displayDay(in: timeZone), "date_iso": post.date.isoDay(in: timeZone),
-            "date_rfc3339": post.date.rfc3339(in: timeZone), "summary": post.summary, "is_draft": post.isDraft,
-            "tags": links.map(tagContext), "has_tags": !links.isEmpty,
-        ]
-        if !links.isEmpty, let html = hooks.tagListRenderer?.html(for: links, role: role) {
-            context["tags_html"] = html
-        }
-        return context
+    private func tagIndices(of postIndex: Int) -> [Int] {
+        if summaries.indices.contains(postIndex) { return summaries[postIndex].tagIndices }
+        return site.posts[postIndex].tagKeys.compactMap { site.taxonomy.indexByKey[$0] }
     }
 
-    private func link(_ tag: TagInfo) -> TagLink {
-        TagLink(name: tag.name, url: routes.url(Routes.tag(tag.slug)), count: tag.count, key: tag.key)
+    func makeSummary(of index: Int) -> PostSummary {
+        let post = site.posts[index]
+        let path = Routes.post(post.slug)
+        let tagIndices = tagIndices(of: index)
+        let html =
+            tagIndices.isEmpty ? nil : hooks.tagListRenderer?.html(for: tagIndices.map { tagLinks[$0] }, role: .summary)
+        return PostSummary(
+            tagIndices: tagIndices, title: post.title, url: routes.url(path), permalink: routes.permalink(path),
+            dateDisplay: post.date.displayDay(in: timeZone), dateISO: post.date.isoDay(in: timeZone),
+            dateRFC3339: post.date.rfc3339(in: timeZone), summary: post.summary, isDraft: post.isDraft, tagsHTML: html)
+    }
+
+    private func summary(of index: Int, role: TagListRole = .summary) -> [String: Any] {
+        let summary = summaries.indices.contains(index) ? summaries[index] : makeSummary(of: index)
+        let links = summary.tagIndices.map { tagLinks[$0] }
+        var context: [String: Any] = [
+            "title": summary.title, "url": summary.url, "permalink": summary.permalink,
+            "date_display": summary.dateDisplay, "date_iso": summary.dateISO, "date_rfc3339": summary.dateRFC3339,
+            "summary": summary.summary, "is_draft": summary.isDraft, "tags": links.map(tagContext),
+            "has_tags": !links.isEmpty,
+        ]
+        let html = role == .summary || links.isEmpty ? summary.tagsHTML : hooks.tagListRenderer?.html(for: links, role: role)
+        if let html { context["tags_html"] = html }
+        return context
     }
 
     private func tagContext(_ link: TagLink) -> [String: Any] {
         ["name": link.name, "url": link.url, "count": link.count]
     }
 
-    /// The tag first, then tags sharing posts with it: most shared first, then by name.
-    func relatedTags(of tag: TagInfo) -> [TagLink] {
-        var shared: [TagKey: Int] = [:]
-        for postIndex in tag.postIndices {
-            for key in site.posts[postIndex].tagKeys where key != tag.key { shared[key, default: 0] += 1 }
+    /// The tag first, then tags sharing posts with it: most shared first, then by identity (the
+    /// taxonomy's order).
+    func relatedTags(of tagIndex: Int) -> [TagLink] {
+        var shared: [Int: Int] = [:]
+        for postIndex in site.taxonomy.tags[tagIndex].postIndices {
+            for other in tagIndices(of: postIndex) where other != tagIndex { shared[other, default: 0] += 1 }
         }
         let related = shared.sorted { lhs, rhs in lhs.value != rhs.value ? lhs.value > rhs.value : lhs.key < rhs.key }
-        return [link(tag)] + related.compactMap { site.taxonomy[$0.key] }.map(link)
+        return [tagLinks[tagIndex]] + related.map { tagLinks[$0.key] }
     }
 
     private func paginationContext(_ pagination: Pagination, firstPagePath: String) -> [String: Any] {

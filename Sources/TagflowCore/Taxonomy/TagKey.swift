@@ -10,12 +10,32 @@ public struct TagKey: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// The key of a tag as written.
     public init(_ name: String) {
-        rawValue = TagKey.cleanedSpelling(name).precomposedStringWithCanonicalMapping.lowercased()
+        if let ascii = TagKey.asciiKey(name) {
+            rawValue = ascii
+        } else {
+            rawValue = TagKey.cleanedSpelling(name).lowercased()
+        }
     }
 
     /// The spelling a page shows: trimmed, inner white space collapsed, NFC.
     static func cleanedSpelling(_ name: String) -> String {
         name.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ").precomposedStringWithCanonicalMapping
+    }
+
+    /// The key of printable ASCII text without doubled or edge spaces, where NFC changes nothing
+    /// and lowercasing is byte-wise; `nil` for anything else. Most tags take this path, which
+    /// skips Foundation's normaliser (the slow part of building keys).
+    private static func asciiKey(_ name: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(name.utf8.count)
+        var previous: UInt8 = 0x20
+        for byte in name.utf8 {
+            guard byte >= 0x20, byte < 0x7F, !(byte == 0x20 && previous == 0x20) else { return nil }
+            bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            previous = byte
+        }
+        guard previous != 0x20 else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public var description: String { rawValue }

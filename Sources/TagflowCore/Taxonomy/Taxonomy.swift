@@ -37,8 +37,7 @@ public struct Taxonomy: Sendable, Hashable {
         var usages: [TagKey: Usage] = [:]
         // Walk oldest to newest, so "first seen" means earliest in date order.
         for postIndex in posts.indices.reversed() {
-            for spelling in posts[postIndex].tags {
-                let key = TagKey(spelling)
+            for (spelling, key) in zip(posts[postIndex].tags, posts[postIndex].tagKeys) {
                 var usage = usages[key, default: Usage()]
                 let order = posts.count - 1 - postIndex
                 let known = usage.spellings[spelling]
