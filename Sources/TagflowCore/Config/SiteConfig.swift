@@ -92,7 +92,7 @@ extension SiteConfig {
         "markdown.unsafe", "markdown.smart_punctuation", "markdown.hard_breaks",
         "chips.enabled", "chips.font", "chips.font_size", "chips.line_height", "chips.padding_x", "chips.padding_y",
         "chips.border", "chips.radius", "chips.column_gap", "chips.row_gap", "chips.justify", "chips.breakpoints",
-        "chips.weights", "chips.cloud_order", "chips.home_rows", "chips.align", "chips.colors.text",
+        "chips.weights", "chips.cloud_order", "chips.home_rows", "chips.related_limit", "chips.align", "chips.colors.text",
         "chips.colors.background", "chips.colors.border", "chips.colors.dark_text", "chips.colors.dark_background",
         "chips.colors.dark_border",
     ]
@@ -176,6 +176,12 @@ extension SiteConfig {
                     config.chips.homeRows = rows
                 } else {
                     reader.error(entry, "'home_rows' must be a whole number, 0 or more")
+                }
+            case "chips.related_limit":
+                if case .int(let limit) = entry.value, limit >= 0 {
+                    config.chips.relatedLimit = limit
+                } else {
+                    reader.error(entry, "'related_limit' must be a whole number, 0 or more")
                 }
             case "chips.breakpoints":
                 if case .list(let items) = entry.value, !items.isEmpty,

@@ -4,7 +4,8 @@ import TagflowMarkdown
 /// Turns a file's front matter into a ``Post`` or ``Page``, reporting each bad key at its line.
 struct FrontMatterReader {
     let path: String
-    let lines: [Substring]
+    /// The whole file, for quoting a line in an error (split only then: most files have none).
+    let text: String
     let mapping: YAMLMapping
     let timeZone: TimeZone
     let templateNames: Set<String>
@@ -21,7 +22,7 @@ struct FrontMatterReader {
     init(path: String, text: String, mapping: YAMLMapping, timeZone: TimeZone, templateNames: Set<String>) {
         self.templateNames = templateNames
         self.path = path
-        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        self.text = text
         self.mapping = mapping
         self.timeZone = timeZone
     }
@@ -215,6 +216,20 @@ struct FrontMatterReader {
         return TagflowError(
             location: SourceLocation(path: path, line: line, column: entry?.column ?? 1), step: "content",
             message: message, hint: hint,
-            sourceLine: entry != nil && line - 1 < lines.count ? String(lines[line - 1]) : nil)
+            sourceLine: entry != nil ? Self.line(line, of: text) : nil)
+    }
+
+    /// The 1-based line `number` of `text`, or `nil` past its end.
+    static func line(_ number: Int, of text: String) -> String? {
+        guard number >= 1 else { return nil }
+        var remaining = number - 1
+        var start = text.utf8.startIndex
+        while remaining > 0 {
+            guard let newline = text.utf8[start...].firstIndex(of: 0x0A) else { return nil }
+            start = text.utf8.index(after: newline)
+            remaining -= 1
+        }
+        let end = text.utf8[start...].firstIndex(of: 0x0A) ?? text.utf8.endIndex
+        return String(text[start..<end])
     }
 }

@@ -103,7 +103,8 @@ struct ChipTagLists: TagListRenderer {
         case .post, .summary:
             return renderer.html(for: tags.map { Chip(label: $0.name, url: $0.url) }, label: "Tags")
         case .related(let current):
-            let chips = tags.map { Chip(label: $0.name, url: $0.url, isCurrent: $0.key == current) }
+            let shown = config.relatedLimit > 0 ? tags.prefix(config.relatedLimit) : tags[...]
+            let chips = shown.map { Chip(label: $0.name, url: $0.url, isCurrent: $0.key == current) }
             return renderer.html(for: chips, label: "Related tags")
         case .cloud:
             return renderer.html(for: cloud(tags), label: "All tags")

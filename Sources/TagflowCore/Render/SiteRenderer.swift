@@ -126,7 +126,11 @@ struct SiteRenderer: Sendable {
             var context = base(path: path, title: site.config.title, description: site.config.description)
             context["posts"] = pagination.range.map { summary(of: $0) }
             context["pagination"] = paginationContext(pagination, firstPagePath: Routes.home)
-            if let html = homeCloudHTML ?? hooks.tagListRenderer?.html(for: tagLinks, role: .homeCloud) {
+            // The cloud is on the first page only: later pages are for reading on, and a cloud of
+            // every tag on each of them would be most of the site's bytes on a large blog.
+            if pagination.page == 1,
+                let html = homeCloudHTML ?? hooks.tagListRenderer?.html(for: tagLinks, role: .homeCloud)
+            {
                 context["cloud_html"] = html
             }
             return (page(path, "home", context), [])
