@@ -34,6 +34,11 @@ struct BuildCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print only errors and warnings.")
     var quiet = false
 
+    @Flag(
+        name: .customLong("no-cache"),
+        help: "Build everything, even when nothing changed since the last build (see SITE/.tagflow-cache).")
+    var noCache = false
+
     @Option(help: "Write a JSON summary (pages, bytes, seconds per stage) to this file, for CI jobs.")
     var report: String?
 
@@ -45,16 +50,28 @@ struct BuildCommand: AsyncParsableCommand {
 
     func run() async throws {
         let siteURL = URL(fileURLWithPath: site)
+        let progress = BuildProgress()
         let builder = SiteBuilder(
-            siteRoot: siteURL, options: BuildOptions(includeDrafts: drafts, baseURL: baseURL, strict: strict),
-            plugins: DefaultPlugins.all)
-        let report = try await builder.build(to: output.map { URL(fileURLWithPath: $0) })
+            siteRoot: siteURL,
+            options: BuildOptions(includeDrafts: drafts, baseURL: baseURL, strict: strict, useCache: !noCache),
+            plugins: DefaultPlugins.all, progress: progress)
+        let target = output.map { URL(fileURLWithPath: $0) }
+        let report =
+            quiet
+            ? try await builder.build(to: target)
+            : try await ProgressLine(progress: progress).whileRunning { try await builder.build(to: target) }
         Console.printDiagnostics(report.warnings)
         if let path = self.report { try BuildReportJSON.write(report, to: URL(fileURLWithPath: path)) }
         if !quiet {
             let warnings =
                 report.warnings.isEmpty
                 ? "" : ", \(report.warnings.count) warning\(report.warnings.count == 1 ? "" : "s")"
+            if report.isUpToDate {
+                print(
+                    "Up to date: nothing changed since the last build of \(report.output.path) "
+                        + "(\(report.pageCount) pages; checked in \(String(format: "%.2f", report.seconds)) s)")
+                return
+            }
             print(
                 "Built \(report.pageCount) pages (\(report.postCount) posts, \(report.tagCount) tags) into "
                     + "\(report.output.path) in \(String(format: "%.2f", report.seconds)) s\(warnings)")

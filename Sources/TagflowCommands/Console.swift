@@ -10,6 +10,11 @@ enum Console {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
+    /// Writes text to standard error as it is (no newline), for a line redrawn in place.
+    static func standardErrorRaw(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
     /// Writes a line to standard output at once (not buffered), so that a script or test reading it sees it.
     static func output(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))

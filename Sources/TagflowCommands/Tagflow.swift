@@ -66,8 +66,3 @@ public enum TagflowCLI {
     }
 }
 
-/// The version printed by `tagflow --version`, also part of cache keys.
-public enum TagflowVersion {
-    /// The current version.
-    public static let current = "0.1.0"
-}

@@ -8,12 +8,16 @@ public struct BuildOptions: Sendable, Hashable {
     public var baseURL: String?
     /// Treat warnings as errors.
     public var strict = false
+    /// Skip the build when nothing it reads has changed since the last successful one (recorded
+    /// in `SITE/.tagflow-cache/`).
+    public var useCache = false
 
     /// Creates options.
-    public init(includeDrafts: Bool = false, baseURL: String? = nil, strict: Bool = false) {
+    public init(includeDrafts: Bool = false, baseURL: String? = nil, strict: Bool = false, useCache: Bool = false) {
         self.includeDrafts = includeDrafts
         self.baseURL = baseURL
         self.strict = strict
+        self.useCache = useCache
     }
 }
 
@@ -39,6 +43,8 @@ public struct BuildContext: Sendable {
     public var diagnostics: [Diagnostic] = []
     /// Seconds spent in each step, in order.
     public var timings: [(step: String, seconds: Double)] = []
+    /// Where steps count their items.
+    var progress: BuildProgress?
 
     init(siteRoot: URL, options: BuildOptions) {
         self.siteRoot = siteRoot

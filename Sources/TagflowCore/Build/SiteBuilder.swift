@@ -18,12 +18,17 @@ public struct SiteBuilder: Sendable {
     public let options: BuildOptions
     /// Plugins, installed in order.
     public let plugins: [Plugin]
+    /// Where the build counts its progress, for a progress line.
+    public let progress: BuildProgress?
 
     /// Creates a builder.
-    public init(siteRoot: URL, options: BuildOptions = BuildOptions(), plugins: [Plugin] = []) {
+    public init(
+        siteRoot: URL, options: BuildOptions = BuildOptions(), plugins: [Plugin] = [], progress: BuildProgress? = nil
+    ) {
         self.siteRoot = siteRoot.standardizedFileURL
         self.options = options
         self.plugins = plugins
+        self.progress = progress
     }
 
     /// The steps up to and including rendering, in order.
@@ -44,7 +49,9 @@ public struct SiteBuilder: Sendable {
     /// - Throws: ``BuildFailure`` with every error found.
     public func run() async throws(BuildFailure) -> BuildContext {
         var context = BuildContext(siteRoot: siteRoot, options: options)
+        context.progress = progress
         for step in steps {
+            progress?.begin(step.name)
             let start = ContinuousClock.now
             try await step.body(&context)
             context.timings.append((step.name, (ContinuousClock.now - start).seconds))
@@ -60,19 +67,44 @@ public struct SiteBuilder: Sendable {
     @discardableResult
     public func build(to output: URL? = nil) async throws(BuildFailure) -> BuildReport {
         let start = ContinuousClock.now
-        var context = try await run()
-        let target = output ?? URL(fileURLWithPath: context.config.paths.output, relativeTo: siteRoot)
-        let writer = OutputWriter(target: target)
-        let paths = context.config.paths
-        let content = paths.content == "." ? [] : [paths.content]
-        try writer.validate(
-            siteRoot: siteRoot,
-            sourceFolders: content + ["posts", "pages"].map { paths.content == "." ? $0 : "\(paths.content)/\($0)" }
-                + [paths.templates, paths.static])
+        let cache = BuildCache(siteRoot: siteRoot)
+        var inputs: Digest?
+        if options.useCache {
+            progress?.begin("cache")
+            var early = BuildContext(siteRoot: siteRoot, options: options)
+            try Self.readConfig(&early)
+            let writer = OutputWriter(target: target(output, early.config))
+            try writer.validate(siteRoot: siteRoot, sourceFolders: Self.sourceFolders(early.config))
+            inputs = await BuildInputs.digest(
+                siteRoot: siteRoot, config: early.config, options: options, plugins: plugins.map(\.name))
+            if let inputs, let manifest = cache.read(), manifest.inputs == inputs.description,
+                manifest.output == writer.target.path, writer.recordedInputs() == inputs.description
+            {
+                writer.removeLeftovers()
+                let warnings = manifest.warnings.map(\.diagnostic)
+                if options.strict && !warnings.isEmpty { throw BuildFailure(diagnostics: warnings) }
+                let seconds = (ContinuousClock.now - start).seconds
+                return BuildReport(
+                    output: writer.target, pageCount: manifest.pages, fileCount: manifest.files,
+                    byteCount: manifest.bytes, postCount: manifest.posts, tagCount: manifest.tags,
+                    warnings: warnings, timings: [("cache", seconds)], seconds: seconds, isUpToDate: true)
+            }
+        }
+        var context: BuildContext
+        do {
+            context = try await run()
+        } catch {
+            if options.useCache { cache.clear() }
+            throw error
+        }
+        let writer = OutputWriter(target: target(output, context.config))
+        try writer.validate(siteRoot: siteRoot, sourceFolders: Self.sourceFolders(context.config))
         let writeStart = ContinuousClock.now
-        try await writer.write(context.files, staticFiles: context.staticFiles)
+        progress?.begin("write", total: context.files.count)
+        try await writer.write(
+            context.files, staticFiles: context.staticFiles, inputs: inputs?.description, progress: progress)
         context.timings.append(("write", (ContinuousClock.now - writeStart).seconds))
-        return BuildReport(
+        let report = BuildReport(
             output: writer.target,
             pageCount: context.files.filter { $0.path.hasSuffix(".html") }.count,
             fileCount: context.files.count + context.staticFiles.count,
@@ -82,6 +114,31 @@ public struct SiteBuilder: Sendable {
             warnings: context.diagnostics.filter { $0.severity == .warning }.sortedForDisplay(),
             timings: context.timings,
             seconds: (ContinuousClock.now - start).seconds)
+        if options.useCache {
+            if let inputs {
+                cache.write(
+                    BuildCache.Manifest(
+                        format: BuildCache.formatVersion, tagflow: TagflowVersion.current, inputs: inputs.description,
+                        output: writer.target.path, pages: report.pageCount, files: report.fileCount,
+                        bytes: report.byteCount, posts: report.postCount, tags: report.tagCount,
+                        warnings: report.warnings.map(BuildCache.Warning.init)))
+            } else {
+                cache.clear()
+            }
+        }
+        return report
+    }
+
+    private func target(_ output: URL?, _ config: SiteConfig) -> URL {
+        output ?? URL(fileURLWithPath: config.paths.output, relativeTo: siteRoot)
+    }
+
+    /// Site-relative folders the build reads, which the output must stay out of.
+    private static func sourceFolders(_ config: SiteConfig) -> [String] {
+        let paths = config.paths
+        let content = paths.content == "." ? [] : [paths.content]
+        return content + ["posts", "pages"].map { paths.content == "." ? $0 : "\(paths.content)/\($0)" }
+            + [paths.templates, paths.static]
     }
 
     // MARK: Steps
@@ -183,7 +240,7 @@ public struct SiteBuilder: Sendable {
             siteRoot: context.siteRoot, config: config, markdown: MarkdownRenderer(options: options),
             timeZone: timeZone,
             templateNames: Set(context.theme?.origins.keys ?? [:].keys))
-        let loaded = await loader.load()
+        let loaded = await loader.load(progress: context.progress)
         context.diagnostics += loaded.diagnostics
         var posts = loaded.posts
         if !context.options.includeDrafts { posts.removeAll { $0.isDraft } }
@@ -247,7 +304,7 @@ public struct SiteBuilder: Sendable {
     static func render(_ context: inout BuildContext) async throws(BuildFailure) {
         guard let site = context.site, let theme = context.theme else { return }
         let renderer = SiteRenderer(site: site, theme: theme, hooks: context.plugins)
-        let (files, diagnostics) = await renderer.render()
+        let (files, diagnostics) = await renderer.render(progress: context.progress)
         context.diagnostics += diagnostics
         var rendered = files
         // A static file replaces a theme or plugin asset of the same path, but not a page.
@@ -288,6 +345,8 @@ public struct BuildReport: Sendable {
     public var timings: [(step: String, seconds: Double)]
     /// Seconds in all.
     public var seconds: Double
+    /// Nothing had changed since the last build, so nothing was written (``BuildOptions/useCache``).
+    public var isUpToDate = false
 }
 
 extension Duration {

@@ -20,7 +20,7 @@ struct ContentLoader: Sendable {
 
     enum Kind: Sendable { case post, page }
 
-    func load() async -> Result {
+    func load(progress: BuildProgress? = nil) async -> Result {
         let content = config.paths.content
         var files: [(String, Kind)] = []
         var diagnostics: [Diagnostic] = []
@@ -30,8 +30,10 @@ struct ContentLoader: Sendable {
             files += listing.files.map { ($0, kind) }
             diagnostics += listing.diagnostics
         }
+        progress?.setTotal(files.count)
         let loaded = await ParallelMap.map(files) { file, kind in
-            self.loadFile(file, kind: kind)
+            defer { progress?.advance() }
+            return self.loadFile(file, kind: kind)
         }
         var result = Result(diagnostics: diagnostics)
         for item in loaded {

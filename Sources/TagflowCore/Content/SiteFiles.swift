@@ -57,7 +57,9 @@ enum SiteFiles {
             return
         }
         for name in names.sorted() {
-            if name.hasPrefix(".") && !(includeHidden && name != ".DS_Store") { continue }
+            if name.hasPrefix(".") && !(includeHidden && name != ".DS_Store" && name != BuildCache.folderName) {
+                continue
+            }
             if name.hasSuffix("~") || name.hasPrefix("#") { continue }
             let relative = folder == "." ? name : "\(folder)/\(name)"
             var isDirectory: ObjCBool = false

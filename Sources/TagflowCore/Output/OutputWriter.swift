@@ -23,6 +23,8 @@ struct OutputWriter: Sendable {
     static let markerName = ".tagflow-output"
     static let markerText = "This folder is written by Tagflow. `tagflow build` replaces it as a whole.\n"
 
+    static let inputsPrefix = "inputs: "
+
     let target: URL
 
     init(target: URL) {
@@ -94,15 +96,20 @@ struct OutputWriter: Sendable {
     ///   - files: The generated files.
     ///   - staticFiles: Pairs of a source file and its path in the output.
     /// - Throws: ``BuildFailure`` when a file cannot be written; the target is then untouched.
-    func write(_ files: [OutputFile], staticFiles: [(source: URL, path: String)]) async throws(BuildFailure) {
+    ///   - inputs: The digest of the build's inputs, recorded in the marker file for ``BuildCache``.
+    func write(
+        _ files: [OutputFile], staticFiles: [(source: URL, path: String)], inputs: String? = nil,
+        progress: BuildProgress? = nil
+    ) async throws(BuildFailure) {
         let manager = FileManager.default
         removeLeftovers()
         let staging = parent.appendingPathComponent("\(temporaryPrefix)\(getpid())")
         do {
             Self.removeTree(staging)
             try manager.createDirectory(at: staging, withIntermediateDirectories: true)
-            try await writeAll(files, staticFiles: staticFiles, into: staging)
-            try Data(Self.markerText.utf8).write(to: staging.appendingPathComponent(Self.markerName))
+            try await writeAll(files, staticFiles: staticFiles, into: staging, progress: progress)
+            let marker = Self.markerText + (inputs.map { "\(Self.inputsPrefix)\($0)\n" } ?? "")
+            try Data(marker.utf8).write(to: staging.appendingPathComponent(Self.markerName))
             try swapIn(staging)
         } catch let failure as BuildFailure {
             Self.removeTree(staging)
@@ -138,9 +145,9 @@ struct OutputWriter: Sendable {
         return nil
     }
 
-    private func writeAll(_ files: [OutputFile], staticFiles: [(source: URL, path: String)], into root: URL)
-        async throws
-    {
+    private func writeAll(
+        _ files: [OutputFile], staticFiles: [(source: URL, path: String)], into root: URL, progress: BuildProgress?
+    ) async throws {
         let manager = FileManager.default
         // Every folder and its ancestors, made parents first with plain mkdir (FileManager's
         // createDirectory checks each ancestor again for every call).
@@ -163,7 +170,8 @@ struct OutputWriter: Sendable {
         // folder is swapped in atomically at the end).
         let rootPath = root.path
         let failures = await ParallelMap.map(files) { file in
-            Self.writeFile(rootPath + "/" + file.path, file.contents)
+            defer { progress?.advance() }
+            return Self.writeFile(rootPath + "/" + file.path, file.contents)
         }
         if let failure = failures.compactMap({ $0 }).first { throw failure }
         for item in staticFiles {
@@ -191,6 +199,14 @@ struct OutputWriter: Sendable {
         try manager.moveItem(at: target, to: retired)
         try manager.moveItem(at: staging, to: target)
         Self.removeTree(retired)
+    }
+
+    /// The inputs digest the marker of the current output records, if any.
+    func recordedInputs() -> String? {
+        guard let data = FileManager.default.contents(atPath: target.appendingPathComponent(Self.markerName).path)
+        else { return nil }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        return lines.first { $0.hasPrefix(Self.inputsPrefix) }.map { String($0.dropFirst(Self.inputsPrefix.count)) }
     }
 
     /// Removes a folder tree quickly (FileManager.removeItem takes seconds for a large site).

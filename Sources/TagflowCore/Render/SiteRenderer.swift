@@ -94,9 +94,14 @@ struct SiteRenderer: Sendable {
     }
 
     /// Renders every page and asset.
-    func render() async -> (files: [OutputFile], diagnostics: [Diagnostic]) {
+    func render(progress: BuildProgress? = nil) async -> (files: [OutputFile], diagnostics: [Diagnostic]) {
         let renderer = await prepared()
-        let results = await ParallelMap.map(jobs) { job in renderer.render(job) }
+        let jobs = jobs
+        progress?.setTotal(jobs.count)
+        let results = await ParallelMap.map(jobs) { job in
+            defer { progress?.advance() }
+            return renderer.render(job)
+        }
         var files = results.map(\.file)
         let diagnostics = results.flatMap(\.diagnostics)
         for (path, text) in BuiltInTheme.assets { files.append(OutputFile(path: path, text: text)) }

@@ -1,0 +1,106 @@
+import Foundation
+
+/// The record of the last successful build of a site, in `SITE/.tagflow-cache/`, so that a build
+/// whose inputs have not changed can stop at once.
+///
+/// The record is keyed by a ``Digest`` of everything a build reads (see ``BuildInputs``) and by the
+/// Tagflow version and cache format: a cache written by another version is ignored. The same
+/// digest is written into the output folder's marker file, so an output folder that another build
+/// (or a person) replaced is never mistaken for an up-to-date one. The folder is safe to delete at
+/// any time; the next build is then a full one.
+struct BuildCache: Sendable {
+    static let folderName = ".tagflow-cache"
+    /// Bumped whenever what a build writes for the same inputs changes in a way the version does not.
+    static let formatVersion = 1
+
+    /// What the last successful build read and wrote.
+    struct Manifest: Codable, Equatable, Sendable {
+        var format: Int
+        var tagflow: String
+        var inputs: String
+        var output: String
+        var pages: Int
+        var files: Int
+        var bytes: Int
+        var posts: Int
+        var tags: Int
+        /// The build's warnings, shown again by a build that stops early.
+        var warnings: [Warning]
+    }
+
+    /// A warning as text fields (the underlying error is not kept).
+    struct Warning: Codable, Equatable, Sendable {
+        var path: String?
+        var line: Int?
+        var column: Int?
+        var step: String
+        var message: String
+        var hint: String?
+        var sourceLine: String?
+
+        init(_ diagnostic: Diagnostic) {
+            let error = diagnostic.error
+            path = error.location?.path
+            line = error.location?.line
+            column = error.location?.column
+            step = error.step
+            message = error.message
+            hint = error.hint
+            sourceLine = error.sourceLine
+        }
+
+        var diagnostic: Diagnostic {
+            Diagnostic(
+                .warning,
+                TagflowError(
+                    location: path.map { SourceLocation(path: $0, line: line, column: column) }, step: step,
+                    message: message, hint: hint, sourceLine: sourceLine))
+        }
+    }
+
+    let folder: URL
+
+    init(siteRoot: URL) {
+        folder = siteRoot.appendingPathComponent(Self.folderName)
+    }
+
+    private var manifestURL: URL { folder.appendingPathComponent("manifest.json") }
+
+    /// The manifest, when there is one from this Tagflow version and cache format.
+    func read() -> Manifest? {
+        guard let data = FileManager.default.contents(atPath: manifestURL.path),
+            let manifest = try? JSONDecoder().decode(Manifest.self, from: data),
+            manifest.format == Self.formatVersion, manifest.tagflow == TagflowVersion.current
+        else { return nil }
+        return manifest
+    }
+
+    /// Replaces the manifest (write, then rename, so a reader never sees half a file).
+    func write(_ manifest: Manifest) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        guard let data = try? encoder.encode(manifest) else { return }
+        let manager = FileManager.default
+        try? manager.createDirectory(at: folder, withIntermediateDirectories: true)
+        let readme = folder.appendingPathComponent("README")
+        if !manager.fileExists(atPath: readme.path) {
+            try? Data(
+                "Tagflow's build cache: what the last build read and wrote. Safe to delete; add it to .gitignore.\n"
+                    .utf8
+            ).write(to: readme)
+        }
+        // A cache that cannot be written only costs the next build its shortcut.
+        try? data.write(to: manifestURL, options: .atomic)
+    }
+
+    /// Forgets the last build (after a failed one, so nothing stale is trusted).
+    func clear() {
+        try? FileManager.default.removeItem(at: manifestURL)
+    }
+}
+
+/// The version printed by `tagflow --version`, also part of cache keys.
+public enum TagflowVersion {
+    /// The current version.
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// The digest of everything a build reads, for ``BuildCache``.
+enum BuildInputs {
+    /// Digests the site's settings, templates, content and static files, with the build's options
+    /// and plugins. (Not the output folder: the digest is recorded in the output, which must be the
+    /// same bytes wherever it is written; ``BuildCache`` checks the folder separately.)
+    ///
+    /// Content, templates and `site.yml` are digested by their bytes (read in parallel), so a file
+    /// touched but not changed, or restored by a CI cache, still matches. Static files, which can
+    /// be large and are copied rather than read, count by path, size and modification time.
+    ///
+    /// - Returns: `nil` when a folder could not be listed cleanly (a link loop, an unreadable
+    ///   folder): such a build must run in full to report it.
+    static func digest(
+        siteRoot: URL, config: SiteConfig, options: BuildOptions, plugins: [String]
+    ) async -> Digest? {
+        var digest = Digest()
+        digest.update(UInt64(BuildCache.formatVersion))
+        digest.update(TagflowVersion.current)
+        digest.update(options.includeDrafts ? "drafts" : "published")
+        digest.update(options.baseURL ?? "")
+        digest.update(plugins.joined(separator: "\n"))
+        digest.update(contents(of: siteRoot.appendingPathComponent("site.yml")) ?? [0xFF])
+
+        let paths = config.paths
+        var read: [String] = []
+        for folder in ["posts", "pages"] {
+            let listing = SiteFiles.markdownFiles(
+                under: paths.content == "." ? folder : "\(paths.content)/\(folder)", in: siteRoot)
+            guard listing.diagnostics.isEmpty else { return nil }
+            read += listing.files
+        }
+        let templates = SiteFiles.allFiles(under: paths.templates, in: siteRoot)
+        let statics = SiteFiles.allFiles(under: paths.static, in: siteRoot)
+        guard templates.diagnostics.isEmpty, statics.diagnostics.isEmpty else { return nil }
+        read += templates.files
+
+        let fileDigests = await ParallelMap.map(read) { path -> Digest? in
+            guard let bytes = contents(of: siteRoot.appendingPathComponent(path)) else { return nil }
+            var file = Digest()
+            file.update(path)
+            file.update(bytes)
+            return file
+        }
+        for file in fileDigests {
+            guard let file else { return nil }
+            digest.update(file)
+        }
+        for path in statics.files + (config.chips.font.isEmpty ? [] : [config.chips.font]) {
+            digest.update(path)
+            guard let stamp = stamp(of: siteRoot.appendingPathComponent(path)) else { return nil }
+            digest.update(stamp.size)
+            digest.update(stamp.modified)
+        }
+        return digest
+    }
+
+    private static func contents(of url: URL) -> [UInt8]? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        return [UInt8](data)
+    }
+
+    /// Size and modification time in nanoseconds.
+    private static func stamp(of url: URL) -> (size: UInt64, modified: UInt64)? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+            let time = info.st_mtimespec
+        #else
+            let time = info.st_mtim
+        #endif
+        return (UInt64(info.st_size), UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec))
+    }
+}

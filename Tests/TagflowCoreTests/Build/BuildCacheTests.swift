@@ -1,0 +1,140 @@
+import Foundation
+import TagflowTesting
+import Testing
+
+@testable import TagflowCore
+
+/// A build with nothing changed stops early; any change to what a build reads makes it build.
+@Suite struct BuildCacheTests {
+    static let site = """
+        -- site.yml --
+        title: Cached
+        -- posts/2024-01-01-a.md --
+        ---
+        title: A
+        tags: [x]
+        ---
+        Body A.
+        -- templates/footer.mustache --
+        <footer>mine</footer>
+        -- static/robots.txt --
+        User-agent: *
+        """
+
+    static func build(_ fixture: SiteFixture, _ options: BuildOptions = BuildOptions(useCache: true)) async throws
+        -> BuildReport
+    {
+        try await SiteBuilder(siteRoot: fixture.site, options: options, plugins: [.chips]).build(to: fixture.output)
+    }
+
+    /// Builds once, applies `change`, and returns whether the next build did any work.
+    static func rebuilds(after change: (SiteFixture) throws -> Void) async throws -> Bool {
+        let fixture = try SiteFixture(site)
+        defer { fixture.remove() }
+        _ = try await build(fixture)
+        try change(fixture)
+        return try await !build(fixture).isUpToDate
+    }
+
+    @Test func nothingChangedWritesNothing() async throws {
+        let fixture = try SiteFixture(Self.site)
+        defer { fixture.remove() }
+        let first = try await Self.build(fixture)
+        #expect(!first.isUpToDate)
+        let before = folderContents(fixture.output)
+        let modified = try FileManager.default.attributesOfItem(
+            atPath: fixture.output.appendingPathComponent("index.html").path)[.modificationDate] as? Date
+        let second = try await Self.build(fixture)
+        #expect(second.isUpToDate)
+        #expect(second.pageCount == first.pageCount && second.postCount == 1 && second.tagCount == 1)
+        #expect(folderContents(fixture.output) == before)
+        let after = try FileManager.default.attributesOfItem(
+            atPath: fixture.output.appendingPathComponent("index.html").path)[.modificationDate] as? Date
+        #expect(modified == after, "the output was not rewritten")
+    }
+
+    @Test func anEditedPostIsBuilt() async throws {
+        let fixture = try SiteFixture(Self.site)
+        defer { fixture.remove() }
+        _ = try await Self.build(fixture)
+        try fixture.write("posts/2024-01-01-a.md", "---\ntitle: A edited\ntags: [x]\n---\nBody A.\n")
+        #expect(try await !Self.build(fixture).isUpToDate)
+        #expect(try fixture.output("posts/a/index.html").contains("A edited"))
+    }
+
+    @Test func everyInputCounts() async throws {
+        #expect(try await Self.rebuilds { try $0.write("posts/2024-01-02-b.md", "---\ntitle: B\n---\n") })
+        #expect(try await Self.rebuilds { try FileManager.default.removeItem(at: $0.site.appendingPathComponent("posts/2024-01-01-a.md")) })
+        #expect(try await Self.rebuilds { try $0.write("site.yml", "title: Renamed\n") })
+        #expect(try await Self.rebuilds { try $0.write("templates/footer.mustache", "<footer>other</footer>") })
+        #expect(try await Self.rebuilds { try $0.write("static/robots.txt", "User-agent: *\nDisallow: /x\n") })
+        #expect(try await Self.rebuilds { try $0.write("static/new.txt", "new") })
+        // The output folder replaced or removed behind Tagflow's back.
+        #expect(try await Self.rebuilds { try FileManager.default.removeItem(at: $0.output) })
+        #expect(
+            try await Self.rebuilds {
+                try Data(OutputWriter.markerText.utf8).write(to: $0.output.appendingPathComponent(".tagflow-output"))
+            })
+    }
+
+    @Test func sameBytesWrittenAgainIsNoChange() async throws {
+        #expect(try await !Self.rebuilds { try $0.write("posts/2024-01-01-a.md", "---\ntitle: A\ntags: [x]\n---\nBody A.\n") })
+    }
+
+    @Test func otherOptionsOrOutputBuild() async throws {
+        let fixture = try SiteFixture(Self.site)
+        defer { fixture.remove() }
+        _ = try await Self.build(fixture)
+        #expect(try await !Self.build(fixture, BuildOptions(includeDrafts: true, useCache: true)).isUpToDate)
+        #expect(try await !Self.build(fixture, BuildOptions(baseURL: "/blog/", useCache: true)).isUpToDate)
+        #expect(try await !Self.build(fixture, BuildOptions(useCache: false)).isUpToDate)
+        let elsewhere = fixture.root.appendingPathComponent("elsewhere")
+        let report = try await SiteBuilder(siteRoot: fixture.site, options: BuildOptions(useCache: true), plugins: [.chips])
+            .build(to: elsewhere)
+        #expect(!report.isUpToDate)
+    }
+
+    @Test func aCacheFromAnotherVersionIsIgnored() async throws {
+        #expect(
+            try await Self.rebuilds { fixture in
+                let url = fixture.site.appendingPathComponent(".tagflow-cache/manifest.json")
+                let text = try String(contentsOf: url, encoding: .utf8)
+                try text.replacingOccurrences(of: "\"tagflow\" : \"\(TagflowVersion.current)\"", with: "\"tagflow\" : \"0.0.1\"")
+                    .write(to: url, atomically: true, encoding: .utf8)
+            })
+        #expect(try await Self.rebuilds { try FileManager.default.removeItem(at: $0.site.appendingPathComponent(".tagflow-cache")) })
+        #expect(try await Self.rebuilds { try $0.write(".tagflow-cache/manifest.json", "{ not json") })
+    }
+
+    @Test func warningsAreShownAgainAndStrictStillFails() async throws {
+        let fixture = try SiteFixture(Self.site.replacingOccurrences(of: "title: Cached", with: "title: Cached\ncolour: red"))
+        defer { fixture.remove() }
+        let first = try await Self.build(fixture)
+        let second = try await Self.build(fixture)
+        #expect(second.isUpToDate)
+        #expect(second.warnings.map(\.description) == first.warnings.map(\.description))
+        #expect(second.warnings.first?.description.contains("site.yml:2:1: warning: unknown config key 'colour'") == true)
+        await #expect(throws: BuildFailure.self) {
+            try await Self.build(fixture, BuildOptions(strict: true, useCache: true))
+        }
+    }
+
+    @Test func aFailedBuildForgetsTheCache() async throws {
+        let fixture = try SiteFixture(Self.site)
+        defer { fixture.remove() }
+        _ = try await Self.build(fixture)
+        try fixture.write("posts/2024-01-01-a.md", "---\ntitle: [unclosed\n---\n")
+        await #expect(throws: BuildFailure.self) { try await Self.build(fixture) }
+        #expect(!FileManager.default.fileExists(atPath: fixture.site.appendingPathComponent(".tagflow-cache/manifest.json").path))
+        try fixture.write("posts/2024-01-01-a.md", "---\ntitle: A\ntags: [x]\n---\nBody A.\n")
+        #expect(try await !Self.build(fixture).isUpToDate)
+    }
+
+    @Test func theCacheFolderIsNeverPublished() async throws {
+        let fixture = try SiteFixture(Self.site.replacingOccurrences(of: "title: Cached", with: "paths: {static: .}"))
+        defer { fixture.remove() }
+        _ = try await Self.build(fixture)
+        _ = try await Self.build(fixture, BuildOptions(includeDrafts: true, useCache: true))
+        #expect(!FileManager.default.fileExists(atPath: fixture.output.appendingPathComponent(".tagflow-cache").path))
+    }
+}
