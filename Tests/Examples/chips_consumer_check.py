@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Checks what Examples/ChipsConsumer wrote (scripts/chips-consumer.sh runs it).
 
-    python3 Tests/Examples/chips_consumer_check.py OUTPUT_DIR SCRATCH_PATH
+    python3 Tests/Examples/chips_consumer_check.py OUTPUT_DIR SCRATCH_PATH [FONT_NAME]
+
+FONT_NAME: the example ran with a font file (now OUTPUT_DIR/FONT_NAME) and measured with it.
 
 - the page holds both chip blocks, every tag as a link, in order;
 - the post block and the stylesheet equal what `tagflow chips` prints for the same tags and
@@ -9,6 +11,8 @@
 - at every breakpoint the chips of each block keep reading order, do not overlap and stay inside
   the width; the cloud shows at most two rows and ends with its "+N more" chip;
 - the positions laid out by hand with TagflowMetrics + TagflowLayout equal the renderer's;
+- with a font: the stylesheet ships it with @font-face, and the post block equals what
+  `tagflow chips` measures with the same font file;
 - the build compiled none of Tagflow's other targets or dependencies (no Hummingbird).
 """
 import json
@@ -77,6 +81,7 @@ def check_geometry(name, block, css, max_rows=None):
 
 def main():
     out, scratch = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+    font = sys.argv[3] if len(sys.argv) > 3 else None
     page = (out / "index.html").read_text()
     css = (out / "chips.css").read_text()
     blocks = re.findall(r'<div class="tf-flow">.*?</ul></div>', page)
@@ -96,16 +101,22 @@ def main():
     check_geometry("post block", post, css)
     check_geometry("cloud", cloud, css, max_rows=2)
 
-    # Positions at 320 px laid out by hand equal the renderer's.
+    if font:
+        check((out / font).is_file(), f"the font {font} was not copied beside the page")
+        check(f'@font-face{{font-family:"Site Chips";src:url("{font}")}}' in css, "chips.css has no @font-face")
+        check('font:14px/20px "Site Chips"' in css, "chips.css does not draw with the shipped font")
+
+    # Positions at 320 px laid out by hand (with the built-in metrics) equal the renderer's.
     manual = json.loads((out / "positions-320.json").read_text())
     rendered = [[where[0][0], where[0][1], width] for _, width, where, _ in chips(post)]
-    check(manual == rendered, f"hand layout {manual} != renderer {rendered}")
+    check(manual == rendered or font is not None, f"hand layout {manual} != renderer {rendered}")
+    check(manual != rendered or font is None, f"measured with {font}, yet the built-in metrics' positions")
 
     # Same output as the CLI that other generators call.
     tagflow = pathlib.Path(os.environ.get("TAGFLOW", ".build/debug/tagflow"))
     if tagflow.exists():
         config = out / "chips.yml"
-        config.write_text(CONFIG)
+        config.write_text(CONFIG + (f"font: {font}\n" if font else ""))
         labels = json.dumps([{"label": label, "url": url} for label, url in POST])
         html = subprocess.run([str(tagflow), "chips", "--format", "html", "--label", "Tags of this post",
                                "--config", str(config)], input=labels, capture_output=True, text=True, check=True)
@@ -113,7 +124,8 @@ def main():
         sheet = subprocess.run([str(tagflow), "chips", "--format", "css", "--config", str(config)],
                                input="[]", capture_output=True, text=True, check=True)
         # The CLI adds two rules of its own (the collapsed cloud's "Show all") after the renderer's.
-        check(sheet.stdout.startswith(css), "chips.css differs from `tagflow chips --format css`")
+        if not font:  # with a font, the CLI names and links it its own way
+            check(sheet.stdout.startswith(css), "chips.css differs from `tagflow chips --format css`")
     else:
         print(f"note: {tagflow} not built; skipped the comparison with `tagflow chips`")
 

@@ -1,7 +1,9 @@
 // Writes OUTPUT/index.html, a page with two chip blocks, and OUTPUT/chips.css, their stylesheet,
 // the way another site generator would: its own tags in, Tagflow's chip blocks out.
 //
-//     swift run ChipsConsumer [OUTPUT]     (default: _site)
+//     swift run ChipsConsumer [OUTPUT [FONT]]     (default: _site, the built-in metrics)
+//
+// With a .ttf/.otf FONT, chips are measured with it and the page ships it with @font-face.
 
 import Foundation
 import TagflowChips
@@ -31,7 +33,16 @@ let postTags = ["Swift", "CSS", "Flexbox", "Static sites"]
 var style = ChipStyle()
 style.breakpoints = [320, 480, 640]
 style.colors.background = "#f3f0ff"
-let renderer = ChipRenderer(style: style)
+
+// Measure with the built-in metrics, or with the font file the page ships and draws with.
+let output = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "_site", isDirectory: true)
+let fontFile = CommandLine.arguments.dropFirst(2).first.map { URL(fileURLWithPath: $0) }
+var fontFace = ""
+if let fontFile {
+    style.fontFamily = #""Site Chips", "Noto Sans CJK JP", "Noto Color Emoji", sans-serif"#
+    fontFace = "@font-face{font-family:\"Site Chips\";src:url(\"\(fontFile.lastPathComponent)\")}\n"
+}
+let renderer = try ChipRenderer(style: style, fonts: chipFonts(fontFile: fontFile))
 
 // A post's tags: one chip per tag, linking to its page.
 let postChips = tags.filter { postTags.contains($0.name) }.map { tag in
@@ -47,7 +58,7 @@ let cloudChips = zip(tags, weights).map { tag, weight in
 let cloudBlock = renderer.html(for: cloudChips, label: "All tags", rowLimit: 2, moreURL: "/tags/")
 
 // One stylesheet for every block on every page.
-let css = renderer.stylesheet()
+let css = renderer.stylesheet(fontFace: fontFace)
 
 let page = """
     <!doctype html>
@@ -69,10 +80,14 @@ let page = """
 
     """
 
-let output = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "_site", isDirectory: true)
 try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
 try page.write(to: output.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
 try css.write(to: output.appendingPathComponent("chips.css"), atomically: true, encoding: .utf8)
+if let fontFile {
+    let copy = output.appendingPathComponent(fontFile.lastPathComponent)
+    try? FileManager.default.removeItem(at: copy)
+    try FileManager.default.copyItem(at: fontFile, to: copy)
+}
 
 // The same post block laid out by hand with TagflowMetrics and TagflowLayout, for a generator that
 // writes its own markup: its positions at 320 px equal the renderer's.
