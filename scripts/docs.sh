@@ -4,7 +4,8 @@
 #
 #   scripts/docs.sh                  checks, and writes .build/docs/Tagflow.doccarchive
 #   DOCS_BASE_PATH=tagflow scripts/docs.sh   the same, for hosting at https://HOST/tagflow/
-#   docc preview Sources/TagflowChips/Documentation.docc   (macOS, or with a symbol graph dir)
+#   DOCS_ANALYZE=1 scripts/docs.sh   also print DocC's notes (informational; they do not fail)
+#   python3 -m http.server -d .build/docs/Tagflow.doccarchive   then open /documentation/
 #
 # It uses the toolchain's `docc` and `swift-symbolgraph-extract` directly, with no plugin and no
 # extra package: build the three targets, extract their public symbol graphs, convert each
@@ -22,8 +23,9 @@ search="$bin/Modules"; [ -d "$search" ] || search="$bin"
 triple=$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
 
 log="$out/docc.log"
-hosting=()
-[ -n "${DOCS_BASE_PATH:-}" ] && hosting=(--hosting-base-path "$DOCS_BASE_PATH")
+options=()
+[ -n "${DOCS_BASE_PATH:-}" ] && options=(--hosting-base-path "$DOCS_BASE_PATH")
+[ -n "${DOCS_ANALYZE:-}" ] && options+=(--analyze)
 dependencies=()
 for module in "${modules[@]}"; do
     mkdir -p "$out/symbol-graphs/$module"
@@ -32,7 +34,7 @@ for module in "${modules[@]}"; do
     docc convert "Sources/$module/Documentation.docc" \
         --additional-symbol-graph-dir "$out/symbol-graphs/$module" \
         --fallback-display-name "$module" --fallback-bundle-identifier "$module" \
-        --enable-experimental-external-link-support "${dependencies[@]}" "${hosting[@]}" \
+        --enable-experimental-external-link-support "${dependencies[@]}" "${options[@]}" \
         --warnings-as-errors --output-dir "$out/$module.doccarchive" 2>&1 | tee -a "$log"
     dependencies+=(--dependency "$out/$module.doccarchive")
 done
