@@ -5,7 +5,9 @@
 #   3. the TagflowMarkdown tests again under AddressSanitizer (cmark-gfm is C),
 #   4. the parallel build tests under ThreadSanitizer, and each fuzz target for FUZZ_SECONDS (30),
 #   5. the format lint and the embedded-theme check,
-#   6. the browser suites against headless Chromium (skipped, and said so, when it is missing).
+#   6. the library docs (DocC, warnings are errors), Examples/ChipsConsumer built and run on the
+#      library products alone, and the GitHub Pages workflow checked against the CLI,
+#   7. the browser suites against headless Chromium (skipped, and said so, when it is missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -40,6 +42,16 @@ scripts/fuzz.sh "" "${FUZZ_SECONDS:-30}"
 step "format lint"
 scripts/format.sh --lint-only
 python3 scripts/embed-theme.py --check
+
+step "library docs (DocC; a warning fails)"
+scripts/docs.sh
+python3 Tests/Docs/article_code_check.py
+
+step "Examples/ChipsConsumer (the library products, by path)"
+scripts/chips-consumer.sh
+
+step "publish workflow"
+python3 Tests/Docs/publish_workflow_check.py
 
 step "browser suites"
 export TAGFLOW="$PWD/.build/debug/tagflow"

@@ -9,7 +9,7 @@ public import TagflowMetrics
 /// let css = renderer.stylesheet()   // once per site
 /// ```
 ///
-/// A block is laid out once per breakpoint width with ``FlowLayout``; each `<li>` carries its
+/// A block is laid out once per breakpoint width with ``/TagflowLayout/FlowLayout``; each `<li>` carries its
 /// position at every breakpoint as CSS custom properties, and container queries in the shared
 /// stylesheet pick the widest breakpoint that fits the block. Below the narrowest breakpoint, or
 /// without container queries, the same markup is an ordinary wrapping list.
@@ -36,12 +36,14 @@ public struct ChipRenderer: Sendable {
         /// For each breakpoint, the "+N more" chip's frame and N, when chips are hidden.
         public var more: [(frame: LayoutRect, hidden: Int, size: LayoutSize)?]
 
+        /// Two blocks are equal when their sizes, frames, heights and "+N more" chips are.
         public static func == (lhs: Block, rhs: Block) -> Bool {
             lhs.sizes == rhs.sizes && lhs.frames == rhs.frames && lhs.heights == rhs.heights
                 && lhs.more.map { $0?.frame } == rhs.more.map { $0?.frame }
                 && lhs.more.map { $0?.hidden } == rhs.more.map { $0?.hidden }
         }
 
+        /// Hashes the sizes, frames and heights.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(sizes)
             hasher.combine(frames)

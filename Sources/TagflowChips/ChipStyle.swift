@@ -5,7 +5,7 @@ import TagflowMetrics
 ///
 /// The defaults look good with the built-in Liberation Sans metrics table.
 public struct ChipStyle: Sendable, Hashable {
-    /// The CSS `font-family` list the browser uses; it must draw with the font that ``fonts`` measures.
+    /// The CSS `font-family` list the browser uses; it must draw with the font that ``ChipRenderer/fonts`` measures.
     public var fontFamily = #""Liberation Sans", Arimo, Arial, "Noto Sans CJK JP", "Noto Color Emoji", sans-serif"#
     /// The text size.
     public var fontSize = 14.0
