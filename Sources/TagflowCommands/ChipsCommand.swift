@@ -44,6 +44,11 @@ struct ChipsCommand: AsyncParsableCommand {
             config: settings,
             siteRoot: config.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? URL(fileURLWithPath: "."),
             basePath: "")
+        // The stylesheet alone needs no chips: don't wait for (or insist on) standard input.
+        if format == .css {
+            print(setup.stylesheet, terminator: "")
+            return
+        }
         let chips = try labels.isEmpty ? readStandardInput() : labels.map(Self.chip)
         let html = setup.renderer.html(for: chips, label: label)
         switch format {

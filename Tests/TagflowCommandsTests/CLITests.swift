@@ -69,9 +69,9 @@ import Testing
     static let exampleSite = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../site-example").standardizedFileURL
 
-    func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> (
-        Int32, String
-    ) {
+    func run(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, input: String? = nil
+    ) throws -> (Int32, String) {
         let binary = try #require(Self.binary, "the tagflow executable is built next to the test bundle")
         let process = Process()
         process.executableURL = binary
@@ -83,7 +83,13 @@ import Testing
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
+        let standardInput = Pipe()
+        if input != nil { process.standardInput = standardInput }
         try process.run()
+        if let input {
+            standardInput.fileHandleForWriting.write(Data(input.utf8))
+            try standardInput.fileHandleForWriting.close()
+        }
         let data = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
@@ -108,6 +114,13 @@ import Testing
         #expect(status == 0, "\(stderr)")
         let (missing, _) = try run(["chips", "--config", "missing.yml", "x"], in: fixture.site)
         #expect(missing == 1)
+    }
+
+    @Test func chipsPrintsTheStylesheetAloneWithoutInput() throws {
+        let (status, stderr) = try run(["chips", "--format", "css"], input: "")
+        #expect(status == 0, "\(stderr)")
+        let (html, _) = try run(["chips", "--format", "html"], input: "")
+        #expect(html == 1, "chips for HTML still come from standard input")
     }
 
     @Test func outputIsTheSameInAnyTimeZoneLocaleAndWorkingDirectory() throws {
