@@ -120,7 +120,7 @@ import Testing
         let (status, stderr) = try run(["chips", "--format", "css"], input: "")
         #expect(status == 0, "\(stderr)")
         let (html, _) = try run(["chips", "--format", "html"], input: "")
-        #expect(html == 1, "chips for HTML still come from standard input")
+        #expect(html == 2, "chips for HTML still need labels: bad usage without them")
     }
 
     @Test func outputIsTheSameInAnyTimeZoneLocaleAndWorkingDirectory() throws {

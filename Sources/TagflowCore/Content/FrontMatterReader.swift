@@ -57,7 +57,8 @@ struct FrontMatterReader {
         guard let date, let slug, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
         return Post(
             sourcePath: path, title: title, date: date, updated: updated, slug: slug, tags: tags, isDraft: draft,
-            summary: summary, description: description, template: template, params: params(), body: body)
+            summary: summary, description: description, template: template, params: params(), body: body,
+            tagsLocation: mapping.entry("tags").map { SourceLocation(path: path, line: $0.line, column: $0.column) })
     }
 
     mutating func page(body: RenderedMarkdown) -> Page? {

@@ -29,12 +29,14 @@ public struct Post: Sendable, Hashable {
 
     /// The tag identities, in the same order as ``tags``; kept, because every list of posts needs them.
     public private(set) var tagKeys: [TagKey]
+    /// Where the front matter lists the tags, for messages about them.
+    public var tagsLocation: SourceLocation?
 
     /// Creates a post.
     public init(
         sourcePath: String, title: String, date: ContentDate, updated: ContentDate?, slug: Slug, tags: [String],
         isDraft: Bool, summary: String, description: String, template: String?, params: YAMLMapping,
-        body: RenderedMarkdown
+        body: RenderedMarkdown, tagsLocation: SourceLocation? = nil
     ) {
         self.sourcePath = sourcePath
         self.title = title
@@ -49,6 +51,7 @@ public struct Post: Sendable, Hashable {
         self.template = template
         self.params = params
         self.body = body
+        self.tagsLocation = tagsLocation
     }
 }
 

@@ -32,7 +32,8 @@ public struct Taxonomy: Sendable, Hashable {
         struct Usage {
             var spellings: [String: (count: Int, firstSeen: Int)] = [:]
             var posts: [Int] = []
-            var oldestPost = Int.max
+            /// Where the earliest post lists the tag.
+            var firstLocation: SourceLocation?
         }
         var usages: [TagKey: Usage] = [:]
         // Walk oldest to newest, so "first seen" means earliest in date order.
@@ -43,6 +44,9 @@ public struct Taxonomy: Sendable, Hashable {
                 let known = usage.spellings[spelling]
                 usage.spellings[spelling] = ((known?.count ?? 0) + 1, known?.firstSeen ?? order)
                 usage.posts.append(postIndex)
+                if usage.firstLocation == nil {
+                    usage.firstLocation = posts[postIndex].tagsLocation ?? SourceLocation(path: posts[postIndex].sourcePath)
+                }
                 usages[key] = usage
             }
         }
@@ -65,7 +69,7 @@ public struct Taxonomy: Sendable, Hashable {
                         Diagnostic(
                             .warning,
                             TagflowError(
-                                step: "taxonomy",
+                                location: usage.firstLocation, step: "taxonomy",
                                 message: "tags '\(owner.rawValue)' and '\(key.rawValue)' would share /tags/\(base)/; "
                                     + "'\(key.rawValue)' uses a numbered URL instead",
                                 hint: "rename one of the tags if you want a clean URL for both")))
