@@ -33,13 +33,16 @@ struct ProgressLine: Sendable {
             let (step, done, total) = progress.snapshot
             let elapsed = String(format: "%.1f", (ContinuousClock.now - start).seconds)
             if isTerminal {
-                Console.standardErrorRaw("\r\u{1B}[K" + Self.text(step: step, done: done, total: total) + " (\(elapsed) s)")
+                Console.standardErrorRaw(
+                    "\r\u{1B}[K" + Self.text(step: step, done: done, total: total) + " (\(elapsed) s)")
                 drewLine = true
             } else if step != lastStep, !step.isEmpty {
                 Console.standardError("[\(elapsed) s] \(Self.text(step: step, done: done, total: total))")
             }
             lastStep = step
-            guard (try? await Task.sleep(for: isTerminal ? .milliseconds(100) : .milliseconds(250))) != nil else { break }
+            guard (try? await Task.sleep(for: isTerminal ? .milliseconds(100) : .milliseconds(250))) != nil else {
+                break
+            }
         }
         if drewLine { Console.standardErrorRaw("\r\u{1B}[K") }
     }

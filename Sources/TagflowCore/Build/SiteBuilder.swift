@@ -48,6 +48,10 @@ public struct SiteBuilder: Sendable {
     /// - Returns: The context after rendering, with the files and the warnings.
     /// - Throws: ``BuildFailure`` with every error found.
     public func run() async throws(BuildFailure) -> BuildContext {
+        try await run(steps)
+    }
+
+    private func run(_ steps: [BuildStep]) async throws(BuildFailure) -> BuildContext {
         var context = BuildContext(siteRoot: siteRoot, options: options)
         context.progress = progress
         for step in steps {
@@ -91,24 +95,23 @@ public struct SiteBuilder: Sendable {
             }
         }
         var context: BuildContext
+        let written: Written
         do {
-            context = try await run()
+            // Every step but rendering; pages are then rendered straight into the staging folder,
+            // so a build never holds the whole site in memory.
+            context = try await run(steps.filter { $0.name != "render" })
+            let writer = OutputWriter(target: target(output, context.config))
+            try writer.validate(siteRoot: siteRoot, sourceFolders: Self.sourceFolders(context.config))
+            written = try await Self.renderAndWrite(&context, writer: writer, inputs: inputs?.description)
         } catch {
             if options.useCache { cache.clear() }
             throw error
         }
-        let writer = OutputWriter(target: target(output, context.config))
-        try writer.validate(siteRoot: siteRoot, sourceFolders: Self.sourceFolders(context.config))
-        let writeStart = ContinuousClock.now
-        progress?.begin("write", total: context.files.count)
-        try await writer.write(
-            context.files, staticFiles: context.staticFiles, inputs: inputs?.description, progress: progress)
-        context.timings.append(("write", (ContinuousClock.now - writeStart).seconds))
         let report = BuildReport(
-            output: writer.target,
-            pageCount: context.files.filter { $0.path.hasSuffix(".html") }.count,
-            fileCount: context.files.count + context.staticFiles.count,
-            byteCount: context.files.reduce(0) { $0 + $1.contents.count },
+            output: written.output,
+            pageCount: written.pages,
+            fileCount: written.files + context.staticFiles.count,
+            byteCount: written.bytes,
             postCount: context.site?.posts.count ?? 0,
             tagCount: context.site?.taxonomy.tags.count ?? 0,
             warnings: context.diagnostics.filter { $0.severity == .warning }.sortedForDisplay(),
@@ -119,7 +122,7 @@ public struct SiteBuilder: Sendable {
                 cache.write(
                     BuildCache.Manifest(
                         format: BuildCache.formatVersion, tagflow: TagflowVersion.current, inputs: inputs.description,
-                        output: writer.target.path, pages: report.pageCount, files: report.fileCount,
+                        output: written.output.path, pages: report.pageCount, files: report.fileCount,
                         bytes: report.byteCount, posts: report.postCount, tags: report.tagCount,
                         warnings: report.warnings.map(BuildCache.Warning.init)))
             } else {
@@ -301,6 +304,87 @@ public struct SiteBuilder: Sendable {
         try context.failIfNeeded()
     }
 
+    /// What ``renderAndWrite(_:writer:inputs:)`` wrote.
+    struct Written {
+        var output: URL
+        var pages = 0
+        var files = 0
+        var bytes = 0
+    }
+
+    /// Renders every page into a staging folder as it goes (in parallel), adds the assets and
+    /// static files, and swaps the folder in; on any error the staging folder is removed and the
+    /// previous output stays. Timed as `render` (pages) and `write` (the rest and the swap).
+    static func renderAndWrite(_ context: inout BuildContext, writer: OutputWriter, inputs: String?)
+        async throws(BuildFailure) -> Written
+    {
+        guard let site = context.site, let theme = context.theme else { throw BuildFailure(diagnostics: []) }
+        let renderStart = ContinuousClock.now
+        context.progress?.begin("render")
+        let staging = try writer.beginStaging()
+        let renderer = await SiteRenderer(site: site, theme: theme, hooks: context.plugins).prepared()
+        let jobs = renderer.jobs
+        let progress = context.progress
+        progress?.setTotal(jobs.count)
+        struct Page: Sendable {
+            var path: String
+            var bytes: Int
+            var diagnostics: [Diagnostic]
+            var failed: Bool
+        }
+        let pages = await ParallelMap.map(jobs) { job in
+            defer { progress?.advance() }
+            let (file, diagnostics) = renderer.render(job)
+            let failed = OutputWriter.writeFile(file, into: staging) != nil
+            return Page(path: file.path, bytes: file.contents.count, diagnostics: diagnostics, failed: failed)
+        }
+        context.timings.append(("render", (ContinuousClock.now - renderStart).seconds))
+        let writeStart = ContinuousClock.now
+        context.progress?.begin("write")
+        context.diagnostics += pages.flatMap(\.diagnostics)
+        // A static file replaces a theme or plugin asset of the same path, but not a page.
+        let pagePaths = Set(pages.map(\.path))
+        let staticPaths = Set(context.staticFiles.map(\.path))
+        context.diagnostics += staticPagePathWarnings(staticPaths.intersection(pagePaths), context.config)
+        context.staticFiles.removeAll { pagePaths.contains($0.path) }
+        let assets = renderer.assets.filter { !staticPaths.contains($0.path) }
+        var failedPath = pages.first(where: \.failed)?.path
+        for asset in assets where OutputWriter.writeFile(asset, into: staging) != nil { failedPath = asset.path }
+        do throws(BuildFailure) {
+            if let failedPath {
+                throw BuildFailure(diagnostics: [
+                    Diagnostic(
+                        .error,
+                        TagflowError(
+                            location: SourceLocation(path: writer.target.path), step: "output",
+                            message: "could not write \(failedPath): \(String(cString: strerror(errno)))"))
+                ])
+            }
+            try context.failIfNeeded()
+        } catch {
+            OutputWriter.removeTree(staging)
+            throw error
+        }
+        try writer.finish(staging, staticFiles: context.staticFiles, inputs: inputs)
+        context.timings.append(("write", (ContinuousClock.now - writeStart).seconds))
+        return Written(
+            output: writer.target,
+            pages: pages.filter { $0.path.hasSuffix(".html") }.count
+                + assets.filter { $0.path.hasSuffix(".html") }.count,
+            files: pages.count + assets.count,
+            bytes: pages.reduce(0) { $0 + $1.bytes } + assets.reduce(0) { $0 + $1.contents.count })
+    }
+
+    static func staticPagePathWarnings(_ paths: Set<String>, _ config: SiteConfig) -> [Diagnostic] {
+        paths.sorted().map { path in
+            Diagnostic(
+                .warning,
+                TagflowError(
+                    location: SourceLocation(path: "\(config.paths.static)/\(path)"), step: "render",
+                    message: "static file has the same path as a generated page; the page is kept"))
+        }
+    }
+
     static func render(_ context: inout BuildContext) async throws(BuildFailure) {
         guard let site = context.site, let theme = context.theme else { return }
         let renderer = SiteRenderer(site: site, theme: theme, hooks: context.plugins)
@@ -310,14 +394,7 @@ public struct SiteBuilder: Sendable {
         // A static file replaces a theme or plugin asset of the same path, but not a page.
         let staticPaths = Set(context.staticFiles.map(\.path))
         let pagePaths = Set(files.filter { !$0.path.hasPrefix("assets/") }.map(\.path))
-        for path in staticPaths.intersection(pagePaths).sorted() {
-            context.diagnostics.append(
-                Diagnostic(
-                    .warning,
-                    TagflowError(
-                        location: SourceLocation(path: "\(context.config.paths.static)/\(path)"), step: "render",
-                        message: "static file has the same path as a generated page; the page is kept")))
-        }
+        context.diagnostics += staticPagePathWarnings(staticPaths.intersection(pagePaths), context.config)
         context.staticFiles.removeAll { pagePaths.contains($0.path) }
         rendered.removeAll { staticPaths.contains($0.path) && !pagePaths.contains($0.path) }
         context.files = rendered

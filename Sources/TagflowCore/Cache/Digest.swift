@@ -45,9 +45,11 @@ struct Digest: Sendable, Hashable, CustomStringConvertible {
     }
 
     private mutating func mix(_ word: UInt64) {
-        first = ((first ^ (word &* 0x87C3_7B91_1142_53D5)) << 31 | (first ^ (word &* 0x87C3_7B91_1142_53D5)) >> 33)
+        first =
+            ((first ^ (word &* 0x87C3_7B91_1142_53D5)) << 31 | (first ^ (word &* 0x87C3_7B91_1142_53D5)) >> 33)
             &* 0x4CF5_AD43_2745_937F
-        second = ((second ^ (word &* 0x52DC_E729_DA3E_D5B1)) << 27 | (second ^ (word &* 0x52DC_E729_DA3E_D5B1)) >> 37)
+        second =
+            ((second ^ (word &* 0x52DC_E729_DA3E_D5B1)) << 27 | (second ^ (word &* 0x52DC_E729_DA3E_D5B1)) >> 37)
             &* 0x9FB2_1C65_1E98_DF25 &+ first
     }
 

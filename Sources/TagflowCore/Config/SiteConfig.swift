@@ -92,7 +92,8 @@ extension SiteConfig {
         "markdown.unsafe", "markdown.smart_punctuation", "markdown.hard_breaks",
         "chips.enabled", "chips.font", "chips.font_size", "chips.line_height", "chips.padding_x", "chips.padding_y",
         "chips.border", "chips.radius", "chips.column_gap", "chips.row_gap", "chips.justify", "chips.breakpoints",
-        "chips.weights", "chips.cloud_order", "chips.home_rows", "chips.related_limit", "chips.align", "chips.colors.text",
+        "chips.weights", "chips.cloud_order", "chips.home_rows", "chips.related_limit", "chips.align",
+        "chips.colors.text",
         "chips.colors.background", "chips.colors.border", "chips.colors.dark_text", "chips.colors.dark_background",
         "chips.colors.dark_border",
     ]

@@ -95,35 +95,84 @@ struct OutputWriter: Sendable {
     /// - Parameters:
     ///   - files: The generated files.
     ///   - staticFiles: Pairs of a source file and its path in the output.
-    /// - Throws: ``BuildFailure`` when a file cannot be written; the target is then untouched.
     ///   - inputs: The digest of the build's inputs, recorded in the marker file for ``BuildCache``.
+    ///   - progress: Counts the files written.
+    /// - Throws: ``BuildFailure`` when a file cannot be written; the target is then untouched.
     func write(
         _ files: [OutputFile], staticFiles: [(source: URL, path: String)], inputs: String? = nil,
         progress: BuildProgress? = nil
     ) async throws(BuildFailure) {
-        let manager = FileManager.default
+        let staging = try beginStaging()
+        let failures = await ParallelMap.map(files) { file in
+            defer { progress?.advance() }
+            return Self.writeFile(file, into: staging)
+        }
+        if let error = failures.compactMap({ $0 }).first {
+            Self.removeTree(staging)
+            throw failure(error)
+        }
+        try finish(staging, staticFiles: staticFiles, inputs: inputs)
+    }
+
+    /// Starts a build's output: removes leftovers of killed builds and makes an empty staging
+    /// folder, for ``writeFile(_:into:)`` from many tasks and then ``finish(_:staticFiles:inputs:)``.
+    func beginStaging() throws(BuildFailure) -> URL {
         removeLeftovers()
         let staging = parent.appendingPathComponent("\(temporaryPrefix)\(getpid())")
+        Self.removeTree(staging)
         do {
-            Self.removeTree(staging)
-            try manager.createDirectory(at: staging, withIntermediateDirectories: true)
-            try await writeAll(files, staticFiles: staticFiles, into: staging, progress: progress)
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        } catch {
+            throw failure(error)
+        }
+        return staging
+    }
+
+    /// Writes one file into a staging folder, making its folders as needed (safe from many tasks).
+    static func writeFile(_ file: OutputFile, into staging: URL) -> CocoaError? {
+        let path = staging.path + "/" + file.path
+        // Most folders exist after the first page of their kind; make them only when a write fails.
+        guard writeFile(path, file.contents) != nil, let slash = path.lastIndex(of: "/") else { return nil }
+        makeFolders(String(path[..<slash]))
+        return writeFile(path, file.contents)
+    }
+
+    /// `mkdir -p`, tolerating other tasks making the same folders at the same time.
+    private static func makeFolders(_ path: String) {
+        if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
+        guard errno == ENOENT, let slash = path.lastIndex(of: "/") else { return }
+        makeFolders(String(path[..<slash]))
+        _ = mkdir(path, 0o755)
+    }
+
+    /// Copies the static files and the marker into a staging folder filled by ``writeFile(_:into:)``,
+    /// then swaps it in; on failure the staging folder is removed and the target is untouched.
+    func finish(_ staging: URL, staticFiles: [(source: URL, path: String)], inputs: String?) throws(BuildFailure) {
+        let manager = FileManager.default
+        do {
+            for item in staticFiles {
+                let destination = staging.appendingPathComponent(item.path)
+                try? manager.removeItem(at: destination)
+                Self.makeFolders(destination.deletingLastPathComponent().path)
+                try manager.copyItem(at: item.source.resolvingSymlinksInPath(), to: destination)
+            }
             let marker = Self.markerText + (inputs.map { "\(Self.inputsPrefix)\($0)\n" } ?? "")
             try Data(marker.utf8).write(to: staging.appendingPathComponent(Self.markerName))
             try swapIn(staging)
-        } catch let failure as BuildFailure {
-            Self.removeTree(staging)
-            throw failure
         } catch {
             Self.removeTree(staging)
-            throw BuildFailure(diagnostics: [
-                Diagnostic(
-                    .error,
-                    TagflowError(
-                        location: SourceLocation(path: target.path), step: "output",
-                        message: "could not write the site: \(ContentLoader.reason(error))", underlying: error))
-            ])
+            throw failure(error)
         }
+    }
+
+    private func failure(_ error: any Error) -> BuildFailure {
+        BuildFailure(diagnostics: [
+            Diagnostic(
+                .error,
+                TagflowError(
+                    location: SourceLocation(path: target.path), step: "output",
+                    message: "could not write the site: \(ContentLoader.reason(error))", underlying: error))
+        ])
     }
 
     /// Writes one file with POSIX calls; returns the error instead of throwing, so it can run in a task.
@@ -143,42 +192,6 @@ struct OutputWriter: Sendable {
             written += result
         }
         return nil
-    }
-
-    private func writeAll(
-        _ files: [OutputFile], staticFiles: [(source: URL, path: String)], into root: URL, progress: BuildProgress?
-    ) async throws {
-        let manager = FileManager.default
-        // Every folder and its ancestors, made parents first with plain mkdir (FileManager's
-        // createDirectory checks each ancestor again for every call).
-        var folders = Set<Substring>()
-        for path in files.map(\.path) + staticFiles.map(\.path) {
-            var folder = Substring(path)
-            while let slash = folder.lastIndex(of: "/") {
-                folder = folder[..<slash]
-                guard folders.insert(folder).inserted else { break }
-            }
-        }
-        for folder in folders.sorted(by: { $0.utf8.count < $1.utf8.count }) {
-            let path = root.path + "/" + folder
-            if mkdir(path, 0o755) != 0 && errno != EEXIST {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-            }
-        }
-        // Plain POSIX writes, spread over the cores: FileManager.createFile writes each file through
-        // a temporary file and a rename, which is many times slower and buys nothing here (the whole
-        // folder is swapped in atomically at the end).
-        let rootPath = root.path
-        let failures = await ParallelMap.map(files) { file in
-            defer { progress?.advance() }
-            return Self.writeFile(rootPath + "/" + file.path, file.contents)
-        }
-        if let failure = failures.compactMap({ $0 }).first { throw failure }
-        for item in staticFiles {
-            let destination = root.appendingPathComponent(item.path)
-            try? manager.removeItem(at: destination)
-            try manager.copyItem(at: item.source.resolvingSymlinksInPath(), to: destination)
-        }
     }
 
     private func swapIn(_ staging: URL) throws {

@@ -102,12 +102,16 @@ struct SiteRenderer: Sendable {
             defer { progress?.advance() }
             return renderer.render(job)
         }
-        var files = results.map(\.file)
+        var files = results.map(\.file) + assets
         let diagnostics = results.flatMap(\.diagnostics)
-        for (path, text) in BuiltInTheme.assets { files.append(OutputFile(path: path, text: text)) }
-        for (path, bytes) in hooks.assets { files.append(OutputFile(path: path, contents: bytes)) }
         files.sort { $0.path < $1.path }
         return (files, diagnostics)
+    }
+
+    /// The theme's and the plugins' asset files (stylesheets, fonts).
+    var assets: [OutputFile] {
+        BuiltInTheme.assets.map { OutputFile(path: $0.key, text: $0.value) }
+            + hooks.assets.map { OutputFile(path: $0.key, contents: $0.value) }
     }
 
     /// This renderer with every post's summary made (in parallel).
@@ -119,7 +123,9 @@ struct SiteRenderer: Sendable {
         renderer.cloudHTML = lists.html(for: tagLinks, role: .cloud)
         let withSummaries = renderer
         renderer.relatedHTML = await ParallelMap.map(Array(site.taxonomy.tags.indices)) { index in
-            lists.html(for: withSummaries.relatedTags(of: index), role: .related(current: withSummaries.site.taxonomy.tags[index].key))
+            lists.html(
+                for: withSummaries.relatedTags(of: index),
+                role: .related(current: withSummaries.site.taxonomy.tags[index].key))
         }
         return renderer
     }
@@ -190,7 +196,9 @@ struct SiteRenderer: Sendable {
             context["pagination"] = paginationContext(pagination, firstPagePath: firstPage)
             if relatedHTML.indices.contains(index) {
                 if let html = relatedHTML[index] { context["related_html"] = html }
-            } else if let html = hooks.tagListRenderer?.html(for: relatedTags(of: index), role: .related(current: tag.key)) {
+            } else if let html = hooks.tagListRenderer?.html(
+                for: relatedTags(of: index), role: .related(current: tag.key))
+            {
                 context["related_html"] = html
             }
             return (page(path, "tag", context), [])
@@ -259,7 +267,8 @@ struct SiteRenderer: Sendable {
             "summary": summary.summary, "is_draft": summary.isDraft, "tags": links.map(tagContext),
             "has_tags": !links.isEmpty,
         ]
-        let html = role == .summary || links.isEmpty ? summary.tagsHTML : hooks.tagListRenderer?.html(for: links, role: role)
+        let html =
+            role == .summary || links.isEmpty ? summary.tagsHTML : hooks.tagListRenderer?.html(for: links, role: role)
         if let html { context["tags_html"] = html }
         return context
     }

@@ -45,7 +45,8 @@ public struct Taxonomy: Sendable, Hashable {
                 usage.spellings[spelling] = ((known?.count ?? 0) + 1, known?.firstSeen ?? order)
                 usage.posts.append(postIndex)
                 if usage.firstLocation == nil {
-                    usage.firstLocation = posts[postIndex].tagsLocation ?? SourceLocation(path: posts[postIndex].sourcePath)
+                    usage.firstLocation =
+                        posts[postIndex].tagsLocation ?? SourceLocation(path: posts[postIndex].sourcePath)
                 }
                 usages[key] = usage
             }

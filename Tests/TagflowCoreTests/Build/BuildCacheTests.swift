@@ -42,14 +42,16 @@ import Testing
         let first = try await Self.build(fixture)
         #expect(!first.isUpToDate)
         let before = folderContents(fixture.output)
-        let modified = try FileManager.default.attributesOfItem(
-            atPath: fixture.output.appendingPathComponent("index.html").path)[.modificationDate] as? Date
+        let modified =
+            try FileManager.default.attributesOfItem(
+                atPath: fixture.output.appendingPathComponent("index.html").path)[.modificationDate] as? Date
         let second = try await Self.build(fixture)
         #expect(second.isUpToDate)
         #expect(second.pageCount == first.pageCount && second.postCount == 1 && second.tagCount == 1)
         #expect(folderContents(fixture.output) == before)
-        let after = try FileManager.default.attributesOfItem(
-            atPath: fixture.output.appendingPathComponent("index.html").path)[.modificationDate] as? Date
+        let after =
+            try FileManager.default.attributesOfItem(
+                atPath: fixture.output.appendingPathComponent("index.html").path)[.modificationDate] as? Date
         #expect(modified == after, "the output was not rewritten")
     }
 
@@ -64,7 +66,10 @@ import Testing
 
     @Test func everyInputCounts() async throws {
         #expect(try await Self.rebuilds { try $0.write("posts/2024-01-02-b.md", "---\ntitle: B\n---\n") })
-        #expect(try await Self.rebuilds { try FileManager.default.removeItem(at: $0.site.appendingPathComponent("posts/2024-01-01-a.md")) })
+        #expect(
+            try await Self.rebuilds {
+                try FileManager.default.removeItem(at: $0.site.appendingPathComponent("posts/2024-01-01-a.md"))
+            })
         #expect(try await Self.rebuilds { try $0.write("site.yml", "title: Renamed\n") })
         #expect(try await Self.rebuilds { try $0.write("templates/footer.mustache", "<footer>other</footer>") })
         #expect(try await Self.rebuilds { try $0.write("static/robots.txt", "User-agent: *\nDisallow: /x\n") })
@@ -78,7 +83,10 @@ import Testing
     }
 
     @Test func sameBytesWrittenAgainIsNoChange() async throws {
-        #expect(try await !Self.rebuilds { try $0.write("posts/2024-01-01-a.md", "---\ntitle: A\ntags: [x]\n---\nBody A.\n") })
+        #expect(
+            try await !Self.rebuilds {
+                try $0.write("posts/2024-01-01-a.md", "---\ntitle: A\ntags: [x]\n---\nBody A.\n")
+            })
     }
 
     @Test func otherOptionsOrOutputBuild() async throws {
@@ -89,8 +97,10 @@ import Testing
         #expect(try await !Self.build(fixture, BuildOptions(baseURL: "/blog/", useCache: true)).isUpToDate)
         #expect(try await !Self.build(fixture, BuildOptions(useCache: false)).isUpToDate)
         let elsewhere = fixture.root.appendingPathComponent("elsewhere")
-        let report = try await SiteBuilder(siteRoot: fixture.site, options: BuildOptions(useCache: true), plugins: [.chips])
-            .build(to: elsewhere)
+        let report = try await SiteBuilder(
+            siteRoot: fixture.site, options: BuildOptions(useCache: true), plugins: [.chips]
+        )
+        .build(to: elsewhere)
         #expect(!report.isUpToDate)
     }
 
@@ -99,21 +109,28 @@ import Testing
             try await Self.rebuilds { fixture in
                 let url = fixture.site.appendingPathComponent(".tagflow-cache/manifest.json")
                 let text = try String(contentsOf: url, encoding: .utf8)
-                try text.replacingOccurrences(of: "\"tagflow\" : \"\(TagflowVersion.current)\"", with: "\"tagflow\" : \"0.0.1\"")
-                    .write(to: url, atomically: true, encoding: .utf8)
+                try text.replacingOccurrences(
+                    of: "\"tagflow\" : \"\(TagflowVersion.current)\"", with: "\"tagflow\" : \"0.0.1\""
+                )
+                .write(to: url, atomically: true, encoding: .utf8)
             })
-        #expect(try await Self.rebuilds { try FileManager.default.removeItem(at: $0.site.appendingPathComponent(".tagflow-cache")) })
+        #expect(
+            try await Self.rebuilds {
+                try FileManager.default.removeItem(at: $0.site.appendingPathComponent(".tagflow-cache"))
+            })
         #expect(try await Self.rebuilds { try $0.write(".tagflow-cache/manifest.json", "{ not json") })
     }
 
     @Test func warningsAreShownAgainAndStrictStillFails() async throws {
-        let fixture = try SiteFixture(Self.site.replacingOccurrences(of: "title: Cached", with: "title: Cached\ncolour: red"))
+        let fixture = try SiteFixture(
+            Self.site.replacingOccurrences(of: "title: Cached", with: "title: Cached\ncolour: red"))
         defer { fixture.remove() }
         let first = try await Self.build(fixture)
         let second = try await Self.build(fixture)
         #expect(second.isUpToDate)
         #expect(second.warnings.map(\.description) == first.warnings.map(\.description))
-        #expect(second.warnings.first?.description.contains("site.yml:2:1: warning: unknown config key 'colour'") == true)
+        #expect(
+            second.warnings.first?.description.contains("site.yml:2:1: warning: unknown config key 'colour'") == true)
         await #expect(throws: BuildFailure.self) {
             try await Self.build(fixture, BuildOptions(strict: true, useCache: true))
         }
@@ -125,7 +142,9 @@ import Testing
         _ = try await Self.build(fixture)
         try fixture.write("posts/2024-01-01-a.md", "---\ntitle: [unclosed\n---\n")
         await #expect(throws: BuildFailure.self) { try await Self.build(fixture) }
-        #expect(!FileManager.default.fileExists(atPath: fixture.site.appendingPathComponent(".tagflow-cache/manifest.json").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: fixture.site.appendingPathComponent(".tagflow-cache/manifest.json").path))
         try fixture.write("posts/2024-01-01-a.md", "---\ntitle: A\ntags: [x]\n---\nBody A.\n")
         #expect(try await !Self.build(fixture).isUpToDate)
     }
