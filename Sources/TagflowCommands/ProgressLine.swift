@@ -2,16 +2,18 @@ import Foundation
 import TagflowCore
 
 /// Shows how far a long build is, on standard error: on a terminal one line redrawn in place
-/// (`render 5123/14798 pages`), elsewhere (CI logs) a plain line each time a step starts. Short
-/// builds show nothing: the line appears only after `delay`.
+/// (`render 5123/14798 pages`), elsewhere (CI logs) a plain line `[2.1 s] render 0/14798 pages`
+/// each time a step starts. Short builds show nothing: lines appear only after `delay` (half a
+/// second on a terminal, two seconds in a log).
 struct ProgressLine: Sendable {
     let progress: BuildProgress
     let isTerminal: Bool
-    var delay: Duration = .milliseconds(500)
+    let delay: Duration
 
     init(progress: BuildProgress, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
         self.progress = progress
         self.isTerminal = isTerminal
+        self.delay = isTerminal ? .milliseconds(500) : .seconds(2)
     }
 
     /// Runs `body`, drawing the progress line until it returns.
