@@ -39,16 +39,16 @@ public struct Taxonomy: Sendable, Hashable {
         // Walk oldest to newest, so "first seen" means earliest in date order.
         for postIndex in posts.indices.reversed() {
             for (spelling, key) in zip(posts[postIndex].tags, posts[postIndex].tagKeys) {
-                var usage = usages[key, default: Usage()]
                 let order = posts.count - 1 - postIndex
-                let known = usage.spellings[spelling]
-                usage.spellings[spelling] = ((known?.count ?? 0) + 1, known?.firstSeen ?? order)
-                usage.posts.append(postIndex)
-                if usage.firstLocation == nil {
-                    usage.firstLocation =
-                        posts[postIndex].tagsLocation ?? SourceLocation(path: posts[postIndex].sourcePath)
+                let location = posts[postIndex].tagsLocation ?? SourceLocation(path: posts[postIndex].sourcePath)
+                // Changed in place: a copy out and back would copy the tag's post list each time.
+                record(&usages[key, default: Usage()])
+                func record(_ usage: inout Usage) {
+                    let known = usage.spellings[spelling]
+                    usage.spellings[spelling] = ((known?.count ?? 0) + 1, known?.firstSeen ?? order)
+                    usage.posts.append(postIndex)
+                    if usage.firstLocation == nil { usage.firstLocation = location }
                 }
-                usages[key] = usage
             }
         }
         var diagnostics: [Diagnostic] = []
