@@ -1,0 +1,60 @@
+import Benchmark
+import Foundation
+import TagflowCore
+
+/// Whole builds of the 1,000-post corpus with the chips plugin, as `tagflow build` runs them:
+/// `SiteBuilder.run()` (read, load, taxonomy, render; nothing written), and `build(to:)` into a
+/// temporary folder, which adds the atomic write.
+///
+/// Besides whole-run pages per second, each reports its stage alone from the build's own step
+/// timings (`render`, `write`), since the writer has no public entry point of its own.
+func buildBenchmarks() {
+    let posts = 1_000
+    func configuration(_ rates: [BenchmarkMetric]) -> Benchmark.Configuration {
+        .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal, .cpuTotal, .peakMemoryResident] + rates,
+            warmupIterations: 1, maxDuration: .seconds(8), maxIterations: 5)
+    }
+    let output = FileManager.default.temporaryDirectory
+        .appendingPathComponent("tagflow-benchmarks/output-\(ProcessInfo.processInfo.processIdentifier)")
+
+    Benchmark(
+        "Build: SiteBuilder.run() \(posts) posts (render, no write)",
+        configuration: configuration([.pagesPerSecond, .renderStepPagesPerSecond])
+    ) { benchmark, site in
+        for _ in benchmark.scaledIterations {
+            let start = ContinuousClock.now
+            let context = try await SiteBuilder(siteRoot: site, plugins: [.chips]).run()
+            let elapsed = ContinuousClock.now - start
+            let pages = context.files.count { $0.path.hasSuffix(".html") }
+            benchmark.measure(.pagesPerSecond, items: pages, in: elapsed)
+            if let render = context.timings.first(where: { $0.step == "render" }) {
+                benchmark.measure(.renderStepPagesPerSecond, items: pages, in: .seconds(render.seconds))
+            }
+            blackHole(context)
+        }
+    } setup: {
+        try Corpus.folder(posts: posts)
+    }
+
+    Benchmark(
+        "Build: SiteBuilder.build(to:) \(posts) posts (render + write)",
+        configuration: configuration([.pagesPerSecond, .renderStepPagesPerSecond, .writeStepFilesPerSecond])
+    ) { benchmark, site in
+        for _ in benchmark.scaledIterations {
+            let report = try await SiteBuilder(siteRoot: site, plugins: [.chips]).build(to: output)
+            benchmark.measure(.pagesPerSecond, items: report.pageCount, in: .seconds(report.seconds))
+            if let render = report.timings.first(where: { $0.step == "render" }) {
+                benchmark.measure(.renderStepPagesPerSecond, items: report.pageCount, in: .seconds(render.seconds))
+            }
+            if let write = report.timings.first(where: { $0.step == "write" }) {
+                benchmark.measure(.writeStepFilesPerSecond, items: report.fileCount, in: .seconds(write.seconds))
+            }
+            blackHole(report)
+        }
+    } setup: {
+        try Corpus.folder(posts: posts)
+    } teardown: {
+        try? FileManager.default.removeItem(at: output)
+    }
+}
