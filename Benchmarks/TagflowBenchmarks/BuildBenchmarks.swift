@@ -9,11 +9,11 @@ import TagflowCore
 /// Besides whole-run pages per second, each reports its stage alone from the build's own step
 /// timings (`render`, `write`), since the writer has no public entry point of its own.
 func buildBenchmarks() {
-    let posts = 1_000
+    let posts = Corpus.size
     func configuration(_ rates: [BenchmarkMetric]) -> Benchmark.Configuration {
         .init(
             metrics: [.wallClock, .throughput, .mallocCountTotal, .cpuTotal, .peakMemoryResident] + rates,
-            warmupIterations: 1, maxDuration: .seconds(8), maxIterations: 5)
+            warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 5)
     }
     let output = FileManager.default.temporaryDirectory
         .appendingPathComponent("tagflow-benchmarks/output-\(ProcessInfo.processInfo.processIdentifier)")

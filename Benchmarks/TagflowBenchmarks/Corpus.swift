@@ -50,9 +50,13 @@ enum Corpus {
         return folder
     }
 
-    /// The text of the first `count` posts of a corpus of `count` posts, in file name order.
-    static func postTexts(_ count: Int) throws -> [String] {
-        let posts = try folder(posts: count).appendingPathComponent("posts")
+    /// The number of posts in the corpus that every suite reads from.
+    static let size = 1_000
+
+    /// The text of the first `count` posts of the corpus, in file name order.
+    static func postTexts(_ count: Int = size) throws -> [String] {
+        precondition(count <= size, "the corpus has \(size) posts")
+        let posts = try folder(posts: size).appendingPathComponent("posts")
         let names = try FileManager.default.contentsOfDirectory(atPath: posts.path).filter { $0.hasSuffix(".md") }
         return try names.sorted().prefix(count).map { name in
             try String(contentsOf: posts.appendingPathComponent(name), encoding: .utf8)

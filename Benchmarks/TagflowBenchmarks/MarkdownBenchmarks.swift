@@ -7,7 +7,7 @@ import TagflowMarkdown
 /// Each iteration handles all 100 posts, so per post mallocs are the malloc column ÷ 100.
 func markdownBenchmarks() {
     let metrics: [BenchmarkMetric] = [
-        .wallClock, .throughput, .instructions, .mallocCountTotal, .cpuTotal, .postsPerSecond,
+        .wallClock, .throughput, .instructions, .mallocCountTotal, .postsPerSecond,
     ]
     let configuration = Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(3))
     let postCount = 100
