@@ -96,8 +96,9 @@ extension BenchmarkMetric {
     static let pagesPerSecond = rate("Pages (# / s)")
     /// Output pages per second in the build's `render` step alone.
     static let renderStepPagesPerSecond = rate("Render step pages (# / s)")
-    /// Output files per second in the build's `write` step alone.
-    static let writeStepFilesPerSecond = rate("Write step files (# / s)")
+    /// Output pages per second in the `render` and `write` steps of `build(to:)`, which renders
+    /// each page straight into the staging folder.
+    static let renderAndWriteStepsPagesPerSecond = rate("Render + write steps pages (# / s)")
     /// Tag uses (one tag on one post) per second.
     static let tagUsesPerSecond = rate("Tag uses (# / s)")
 
