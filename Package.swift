@@ -154,6 +154,8 @@ if ProcessInfo.processInfo.environment["ENABLE_TAGFLOW_BENCHMARKS"] != nil {
             dependencies: [
                 "TagflowLayout",
                 "TagflowMetrics",
+                "TagflowMarkdown",
+                "TagflowCore",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/TagflowBenchmarks",
