@@ -9,7 +9,7 @@ public struct Tagflow: AsyncParsableCommand {
         abstract: "A static site generator for blogs with tags, laid out at build time.",
         version: TagflowVersion.current,
         subcommands: [
-            BuildCommand.self, ServeCommand.self, NewCommand.self, LayoutCommand.self, MetricsCommand.self,
+            BuildCommand.self, CheckCommand.self, ServeCommand.self, NewCommand.self, LayoutCommand.self, MetricsCommand.self,
             MeasureCommand.self, ChipsCommand.self,
         ],
         defaultSubcommand: nil
@@ -28,8 +28,11 @@ public enum TagflowCLI {
 
     /// Parses `arguments` (without the program name), runs the command and reports errors.
     public static func run(_ arguments: [String]) async -> Int32 {
+        // What failed, for the last line of a failure: `build failed`, `check failed`.
+        var verb = "build"
         do {
             var command = try Tagflow.parseAsRoot(arguments)
+            if command is CheckCommand { verb = "check" }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -44,7 +47,7 @@ public enum TagflowCLI {
                 errors > 0
                 ? "\(errors) error\(errors == 1 ? "" : "s")"
                 : "\(warnings) warning\(warnings == 1 ? "" : "s") (--strict)"
-            Console.error("build failed: \(counted)")
+            Console.error("\(verb) failed: \(counted)")
             return siteErrorStatus
         } catch let error as TagflowError {
             Console.printDiagnostics([Diagnostic(.error, error)])
