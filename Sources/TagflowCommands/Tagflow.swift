@@ -9,7 +9,8 @@ public struct Tagflow: AsyncParsableCommand {
         abstract: "A static site generator for blogs with tags, laid out at build time.",
         version: TagflowVersion.current,
         subcommands: [
-            BuildCommand.self, CheckCommand.self, ServeCommand.self, NewCommand.self, LayoutCommand.self, MetricsCommand.self,
+            BuildCommand.self, CheckCommand.self, ServeCommand.self, NewCommand.self, LayoutCommand.self,
+            MetricsCommand.self,
             MeasureCommand.self, ChipsCommand.self,
         ],
         defaultSubcommand: nil

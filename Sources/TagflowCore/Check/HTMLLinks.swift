@@ -96,7 +96,9 @@ struct HTMLLinks: Sendable, Hashable {
                     ids.insert(value)
                 } else if Self.linkAttributes.contains(name) {
                     let urls = name == "srcset" ? Self.sourceSetURLs(value) : [value]
-                    for url in urls { links.append(Link(tag: tag.name, attribute: name, url: url, text: "", line: tagLine)) }
+                    for url in urls {
+                        links.append(Link(tag: tag.name, attribute: name, url: url, text: "", line: tagLine))
+                    }
                 }
             }
             if tag.name == "a", tag.attributes.contains(where: { $0.name == "href" }) {

@@ -180,9 +180,12 @@ struct LinkChecker: Sendable {
     }
 
     private func hint(for problem: Problem) -> String? {
-        if problem.severity == .warning { return "a heading's id is its text as GitHub makes it: lowercase, '-' for spaces, punctuation dropped" }
+        if problem.severity == .warning {
+            return "a heading's id is its text as GitHub makes it: lowercase, '-' for spaces, punctuation dropped"
+        }
         if problem.message.contains("outside the site's base path") {
-            return "start links in templates with {{site.base_path}}; Markdown links starting with / get it by themselves"
+            return
+                "start links in templates with {{site.base_path}}; Markdown links starting with / get it by themselves"
         }
         return nil
     }
@@ -200,7 +203,8 @@ struct LinkChecker: Sendable {
     }
 
     private func readLines(of source: String) -> [Substring]? {
-        guard let siteRoot, let data = FileManager.default.contents(atPath: siteRoot.appendingPathComponent(source).path)
+        guard let siteRoot,
+            let data = FileManager.default.contents(atPath: siteRoot.appendingPathComponent(source).path)
         else { return nil }
         return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
     }
@@ -208,15 +212,26 @@ struct LinkChecker: Sendable {
     /// Every line where a link appears in Markdown source, as written there: the rendered URL
     /// may have gained the base path, percent-encoding or entity-encoding on the way.
     private func find(_ url: String, in lines: [Substring]) -> [(line: Int, column: Int, text: String)] {
-        var candidates = [url]
-        if !basePath.isEmpty, url.hasPrefix(basePath + "/") { candidates.append(String(url.dropFirst(basePath.count))) }
+        // Under a base path, Markdown links from the root gain it, so a root link rendered as
+        // written can only come from raw HTML (`href="/x/"`), and one with the base path came
+        // from Markdown without it (`](/x/)`).
+        let rawHTMLOnly = !basePath.isEmpty && url.hasPrefix("/") && !url.hasPrefix("//")
+        var candidates = [(text: url, rawHTMLOnly: rawHTMLOnly)]
+        if !basePath.isEmpty, url.hasPrefix(basePath + "/") {
+            candidates.append((String(url.dropFirst(basePath.count)), false))
+        }
         for candidate in candidates {
-            if let decoded = candidate.removingPercentEncoding, decoded != candidate { candidates.append(decoded) }
+            if let decoded = candidate.text.removingPercentEncoding, decoded != candidate.text {
+                candidates.append((decoded, candidate.rawHTMLOnly))
+            }
         }
         for candidate in candidates {
             var places: [(line: Int, column: Int, text: String)] = []
             for (number, line) in lines.enumerated() {
-                guard let range = Self.range(of: candidate, in: line) else { continue }
+                guard
+                    let range = Self.range(
+                        of: candidate.text, in: line, after: candidate.rawHTMLOnly ? "\"'=" : "(\"'<= \t")
+                else { continue }
                 let text = String(line.hasSuffix("\r") ? line.dropLast() : line)
                 places.append((number + 1, line.distance(from: line.startIndex, to: range.lowerBound) + 1, text))
             }
@@ -227,12 +242,18 @@ struct LinkChecker: Sendable {
 
     /// The first place `url` stands alone in `line`, as a link target does: `(url)`, `"url"`,
     /// `<url>`, `[x]: url`, `Swift -> url`, not inside a longer word or path.
-    static func range(of url: String, in line: Substring) -> Range<Substring.Index>? {
+    ///
+    /// - Parameters:
+    ///   - url: The text to find.
+    ///   - line: The line to search.
+    ///   - after: The characters that may come just before `url` (the start of the line counts as a space).
+    /// - Returns: Where `url` is, or `nil`.
+    static func range(of url: String, in line: Substring, after: String) -> Range<Substring.Index>? {
         var rest = line[...]
         while let range = rest.range(of: url) {
             let before = range.lowerBound == line.startIndex ? " " : line[line.index(before: range.lowerBound)]
-            let after = range.upperBound == line.endIndex ? " " : line[range.upperBound]
-            if "(\"'<= \t".contains(before), ")\"'> \t\r".contains(after) { return range }
+            let next = range.upperBound == line.endIndex ? " " : line[range.upperBound]
+            if after.contains(before), ")\"'> \t\r".contains(next) { return range }
             rest = line[line.index(after: range.lowerBound)...]
         }
         return nil
