@@ -10,8 +10,7 @@ public struct Tagflow: AsyncParsableCommand {
         version: TagflowVersion.current,
         subcommands: [
             BuildCommand.self, CheckCommand.self, ServeCommand.self, NewCommand.self, LayoutCommand.self,
-            MetricsCommand.self,
-            MeasureCommand.self, ChipsCommand.self,
+            MetricsCommand.self, MeasureCommand.self, ChipsCommand.self,
         ],
         defaultSubcommand: nil
     )
