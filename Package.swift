@@ -20,6 +20,9 @@ var products: [Product] = [
     .executable(name: "tagflow", targets: ["tagflow"]),
     .library(name: "TagflowMarkdown", targets: ["TagflowMarkdown"]),
     .library(name: "TagflowCore", targets: ["TagflowCore"]),
+    // `swift package tagflow build` and `swift package tagflow-serve` in a package that holds a blog.
+    .plugin(name: "TagflowPlugin", targets: ["TagflowPlugin"]),
+    .plugin(name: "TagflowServePlugin", targets: ["TagflowServePlugin"]),
 ]
 
 var dependencies: [Package.Dependency] = [
@@ -105,6 +108,33 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
     .executableTarget(name: "tagflow", dependencies: ["TagflowCommands"], swiftSettings: swiftSettings),
+    // SwiftPM asks for every permission a plugin declares on every run, so the server, which needs
+    // the network, is a verb of its own and `tagflow build` asks only to write.
+    .plugin(
+        name: "TagflowPlugin",
+        capability: .command(
+            intent: .custom(
+                verb: "tagflow",
+                description: "Run tagflow (build, check, new…) on the blog in this package's folder."),
+            permissions: [
+                .writeToPackageDirectory(reason: "tagflow build writes the site into the package (_site by default).")
+            ]
+        ),
+        dependencies: ["tagflow"]
+    ),
+    .plugin(
+        name: "TagflowServePlugin",
+        capability: .command(
+            intent: .custom(
+                verb: "tagflow-serve",
+                description: "Preview the blog in this package's folder with tagflow serve."),
+            permissions: [
+                .allowNetworkConnections(
+                    scope: .local(ports: []), reason: "tagflow serve listens on 127.0.0.1 (port 8000 by default).")
+            ]
+        ),
+        dependencies: ["tagflow"]
+    ),
     .target(name: "TagflowTesting", dependencies: ["TagflowCore"], swiftSettings: swiftSettings),
     .testTarget(
         name: "TagflowMarkdownTests",

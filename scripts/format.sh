@@ -3,7 +3,7 @@
 # Usage: scripts/format.sh [--lint-only]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-paths=(Package.swift Sources Tests)
+paths=(Package.swift Sources Tests Plugins)
 [ -d Benchmarks ] && paths+=(Benchmarks)
 [ -d Examples ] && paths+=(Examples)
 [ -d Fuzz ] && paths+=(Fuzz)

@@ -7,7 +7,9 @@
 #   4. the parallel build tests under ThreadSanitizer, and each fuzz target for FUZZ_SECONDS (30),
 #   5. the format lint and the embedded-theme check,
 #   6. the library docs (DocC, warnings are errors), Examples/ChipsConsumer built and run on the
-#      library products alone, and the GitHub Pages workflow checked against the CLI,
+#      library products alone, Examples/BlogPackage built through the SwiftPM plugin and a copied
+#      binary run elsewhere (scripts/test-examples.sh), and the GitHub Pages workflow checked
+#      against the CLI,
 #   7. the browser suites against headless Chromium (skipped, and said so, when it is missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,6 +53,9 @@ python3 Tests/Docs/article_code_check.py
 
 step "Examples/ChipsConsumer (the library products, by path)"
 scripts/chips-consumer.sh
+
+step "Examples/BlogPackage through the SwiftPM plugin, and a copied binary"
+TAGFLOW="$PWD/.build/debug/tagflow" scripts/test-examples.sh
 
 step "publish workflow"
 python3 Tests/Docs/publish_workflow_check.py

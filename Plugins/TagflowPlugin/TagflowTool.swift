@@ -1,0 +1,43 @@
+import Foundation
+
+/// Runs the `tagflow` executable in a folder and waits for it.
+enum TagflowTool {
+    /// Runs `tagflow` with `arguments` in `folder`, its output going where the plugin's goes.
+    ///
+    /// - Throws: ``TagflowPluginError`` when it cannot start or exits with a non-zero status.
+    static func run(_ tool: URL, arguments: [String], in folder: URL) throws {
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        do {
+            try process.run()
+        } catch {
+            throw TagflowPluginError("could not start \(tool.path): \(error)")
+        }
+        process.waitUntilExit()
+        let command = (["tagflow"] + arguments.prefix(1)).joined(separator: " ")
+        switch (process.terminationReason, process.terminationStatus) {
+        case (.exit, 0):
+            return
+        case (.exit, 1):
+            throw TagflowPluginError("\(command) failed: the site has errors (listed above)")
+        case (.exit, 2):
+            throw TagflowPluginError("\(command) failed: bad usage (see `swift package tagflow --help`)")
+        case (.exit, let status):
+            throw TagflowPluginError("\(command) failed with exit status \(status)")
+        case (.uncaughtSignal, let signal):
+            throw TagflowPluginError("\(command) was stopped by signal \(signal)")
+        @unknown default:
+            throw TagflowPluginError("\(command) failed")
+        }
+    }
+}
+
+/// Why the plugin failed, printed by SwiftPM as `error: …`.
+struct TagflowPluginError: Error, CustomStringConvertible {
+    /// What went wrong.
+    var description: String
+
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,1 @@
+../TagflowPlugin/TagflowTool.swift
