@@ -13,10 +13,10 @@ import PackagePlugin
 struct TagflowPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         if arguments.first == "serve" {
+            let command = ["swift package --allow-network-connections local tagflow-serve"] + arguments.dropFirst()
             throw TagflowPluginError(
-                "the preview server has its own verb, which may listen on a local port: "
-                    + "swift package --allow-network-connections local tagflow-serve \(arguments.dropFirst().joined(separator: " "))"
-            )
+                "the preview server has a verb of its own, as it listens on a local port: "
+                    + command.joined(separator: " "))
         }
         try TagflowTool.run(
             context.tool(named: "tagflow").url, arguments: arguments, in: context.package.directoryURL)
