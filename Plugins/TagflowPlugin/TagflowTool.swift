@@ -15,6 +15,19 @@ enum TagflowTool {
         } catch {
             throw TagflowPluginError("could not start \(tool.path): \(error)")
         }
+        // The tool runs in a process group of its own, out of reach of Ctrl-C, and SwiftPM stops
+        // a plugin with SIGINT, then SIGTERM: pass them on, so `tagflow serve` stops (and removes
+        // its temporary folder) with the plugin rather than living on. Set up after the launch,
+        // as an ignored signal would stay ignored in the tool.
+        let pid = process.processIdentifier
+        let forwarders = [SIGINT, SIGTERM, SIGHUP].map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { kill(pid, signalNumber) }
+            source.resume()
+            return source
+        }
+        defer { for forwarder in forwarders { forwarder.cancel() } }
         process.waitUntilExit()
         let command = (["tagflow"] + arguments.prefix(1)).joined(separator: " ")
         switch (process.terminationReason, process.terminationStatus) {
