@@ -161,12 +161,13 @@ struct LinkChecker: Sendable {
             }
             unplaced[problem.link.url + "\u{0}" + problem.message, default: []].append(problem)
         }
-        // A link from a post's summary shows on list pages too; it was reported at the post.
+        // A post's body can show on other pages too (a theme that lists whole posts); a link in it
+        // was reported at the post.
         for group in unplaced.values where !placed.contains(group[0].link.url) {
             let others = group.count - 1
             let hint =
                 hint(for: group[0])
-                ?? "it is not written in a post or page: it comes from a template, a plugin or a post's summary"
+                ?? "it is not written in a post or page, so it comes from a template or a plugin"
             diagnostics.append(
                 Diagnostic(
                     group[0].severity,
