@@ -109,7 +109,9 @@ var targets: [Target] = [
     ),
     .executableTarget(name: "tagflow", dependencies: ["TagflowCommands"], swiftSettings: swiftSettings),
     // SwiftPM asks for every permission a plugin declares on every run, so the server, which needs
-    // the network, is a verb of its own and `tagflow build` asks only to write.
+    // the network, is a verb of its own and `tagflow build` asks only to write. The plugins build
+    // the `tagflow` product when they run: as a plugin dependency, it would be built twice (once
+    // as a host tool) in every `swift build` of this package.
     .plugin(
         name: "TagflowPlugin",
         capability: .command(
@@ -119,8 +121,7 @@ var targets: [Target] = [
             permissions: [
                 .writeToPackageDirectory(reason: "tagflow build writes the site into the package (_site by default).")
             ]
-        ),
-        dependencies: ["tagflow"]
+        )
     ),
     .plugin(
         name: "TagflowServePlugin",
@@ -132,8 +133,7 @@ var targets: [Target] = [
                 .allowNetworkConnections(
                     scope: .local(ports: []), reason: "tagflow serve listens on 127.0.0.1 (port 8000 by default).")
             ]
-        ),
-        dependencies: ["tagflow"]
+        )
     ),
     .target(name: "TagflowTesting", dependencies: ["TagflowCore"], swiftSettings: swiftSettings),
     .testTarget(

@@ -19,6 +19,6 @@ struct TagflowPlugin: CommandPlugin {
                     + command.joined(separator: " "))
         }
         try TagflowTool.run(
-            context.tool(named: "tagflow").url, arguments: arguments, in: context.package.directoryURL)
+            TagflowTool.build(with: packageManager), arguments: arguments, in: context.package.directoryURL)
     }
 }

@@ -1,7 +1,29 @@
 import Foundation
+import PackagePlugin
 
-/// Runs the `tagflow` executable in a folder and waits for it.
+/// Builds the `tagflow` executable and runs it in a folder.
 enum TagflowTool {
+    /// Builds the `tagflow` product (debug) through SwiftPM and returns the executable.
+    ///
+    /// A plugin could name `tagflow` as a dependency and use `context.tool(named:)` instead, but
+    /// then SwiftPM builds `tagflow` and everything under it a second time, as a host tool, in
+    /// every `swift build` of this package. Asked for at run time, `tagflow` is built like any
+    /// other product: once, and only when a plugin runs.
+    ///
+    /// - Throws: ``TagflowPluginError`` when the build fails.
+    static func build(with packageManager: PackageManager) throws -> URL {
+        var parameters = PackageManager.BuildParameters(configuration: .debug)
+        parameters.echoLogs = true
+        let result = try packageManager.build(.product("tagflow"), parameters: parameters)
+        guard result.succeeded else {
+            throw TagflowPluginError("could not build tagflow (the build log is above)")
+        }
+        guard let tool = result.builtArtifacts.first(where: { $0.kind == .executable }) else {
+            throw TagflowPluginError("building tagflow gave no executable")
+        }
+        return tool.url
+    }
+
     /// Runs `tagflow` with `arguments` in `folder`, its output going where the plugin's goes.
     ///
     /// - Throws: ``TagflowPluginError`` when it cannot start or exits with a non-zero status.

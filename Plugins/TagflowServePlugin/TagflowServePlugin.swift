@@ -10,6 +10,7 @@ import PackagePlugin
 struct TagflowServePlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         try TagflowTool.run(
-            context.tool(named: "tagflow").url, arguments: ["serve"] + arguments, in: context.package.directoryURL)
+            TagflowTool.build(with: packageManager), arguments: ["serve"] + arguments,
+            in: context.package.directoryURL)
     }
 }
