@@ -58,7 +58,8 @@ enum TagflowTool {
         case (.exit, 1):
             throw TagflowPluginError("\(command) failed: the site has errors (listed above)")
         case (.exit, 2):
-            throw TagflowPluginError("\(command) failed: bad usage (see `swift package tagflow --help`)")
+            throw TagflowPluginError(
+                "\(command) failed: bad usage (said above; put --help after the command for its options)")
         case (.exit, let status):
             throw TagflowPluginError("\(command) failed with exit status \(status)")
         case (.uncaughtSignal, let signal):
