@@ -1,7 +1,9 @@
 import Synchronization
 
-/// How far a build is: the step it is in and, for the steps that go item by item (content files,
-/// pages, written files), how many items are done. Read it from another task to draw a progress
+/// How far a build is.
+///
+/// The step it is in and, for the steps that go item by item (content files, pages, written
+/// files), how many items are done. Read it from another task to draw a progress
 /// line; the build only counts.
 public final class BuildProgress: Sendable {
     private let state = Mutex<(step: String, total: Int)>(("", 0))

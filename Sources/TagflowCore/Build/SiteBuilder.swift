@@ -312,8 +312,10 @@ public struct SiteBuilder: Sendable {
         var bytes = 0
     }
 
-    /// Renders every page into a staging folder as it goes (in parallel), adds the assets and
-    /// static files, and swaps the folder in; on any error the staging folder is removed and the
+    /// Renders every page into a staging folder and swaps it in.
+    ///
+    /// Pages are written as they are rendered (in parallel), then the assets and static files;
+    /// on any error the staging folder is removed and the
     /// previous output stays. Timed as `render` (pages) and `write` (the rest and the swap).
     static func renderAndWrite(_ context: inout BuildContext, writer: OutputWriter, inputs: String?)
         async throws(BuildFailure) -> Written

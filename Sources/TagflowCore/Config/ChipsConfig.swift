@@ -35,7 +35,9 @@ public struct ChipsConfig: Sendable, Hashable {
     public var cloudOrder = "name"
     /// Rows of the collapsed cloud on the home page (0: no cloud there).
     public var homeRows = 3
-    /// Most tags in a tag page's related tags, the tag itself included (0: no limit). A popular
+    /// Most tags in a tag page's related tags, the tag itself included (0: no limit).
+    ///
+    /// A popular
     /// tag shares posts with nearly every other tag; hundreds of chips on each of its pages would
     /// help nobody and make up most of a large site's bytes.
     public var relatedLimit = 24

@@ -22,8 +22,10 @@ public struct TagKey: Sendable, Hashable, Comparable, CustomStringConvertible {
         name.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ").precomposedStringWithCanonicalMapping
     }
 
-    /// The key of printable ASCII text without doubled or edge spaces, where NFC changes nothing
-    /// and lowercasing is byte-wise; `nil` for anything else. Most tags take this path, which
+    /// The key of plain ASCII text, or `nil` for anything else.
+    ///
+    /// Printable ASCII without doubled or edge spaces, where NFC changes nothing and lowercasing
+    /// is byte-wise. Most tags take this path, which
     /// skips Foundation's normaliser (the slow part of building keys).
     private static func asciiKey(_ name: String) -> String? {
         var bytes: [UInt8] = []
