@@ -25,8 +25,8 @@ public struct TagKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The key of plain ASCII text, or `nil` for anything else.
     ///
     /// Printable ASCII without doubled or edge spaces, where NFC changes nothing and lowercasing
-    /// is byte-wise. Most tags take this path, which
-    /// skips Foundation's normaliser (the slow part of building keys).
+    /// is byte-wise. Most tags take this path, which skips Foundation's normaliser (the slow part
+    /// of building keys).
     private static func asciiKey(_ name: String) -> String? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(name.utf8.count)
