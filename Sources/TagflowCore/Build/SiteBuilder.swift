@@ -314,13 +314,16 @@ public struct SiteBuilder: Sendable {
 
     /// Renders every page into a staging folder and swaps it in.
     ///
-    /// Pages are written as they are rendered (in parallel), then the assets and static files;
-    /// on any error the staging folder is removed and the
-    /// previous output stays. Timed as `render` (pages) and `write` (the rest and the swap).
+    /// Pages are written as they are rendered (in parallel), then the assets and static files; on
+    /// any error the staging folder is removed and the previous output stays. Timed as `render`
+    /// (pages) and `write` (the rest and the swap).
     static func renderAndWrite(_ context: inout BuildContext, writer: OutputWriter, inputs: String?)
         async throws(BuildFailure) -> Written
     {
-        guard let site = context.site, let theme = context.theme else { throw BuildFailure(diagnostics: []) }
+        guard let site = context.site, let theme = context.theme else {
+            // The steps before stop with their own errors when either is missing.
+            preconditionFailure("rendering without content or templates")
+        }
         let renderStart = ContinuousClock.now
         context.progress?.begin("render")
         let staging = try writer.beginStaging()
@@ -332,13 +335,13 @@ public struct SiteBuilder: Sendable {
             var path: String
             var bytes: Int
             var diagnostics: [Diagnostic]
-            var failed: Bool
+            var failure: CocoaError?
         }
         let pages = await ParallelMap.map(jobs) { job in
             defer { progress?.advance() }
             let (file, diagnostics) = renderer.render(job)
-            let failed = OutputWriter.writeFile(file, into: staging) != nil
-            return Page(path: file.path, bytes: file.contents.count, diagnostics: diagnostics, failed: failed)
+            let failure = OutputWriter.writeFile(file, into: staging)
+            return Page(path: file.path, bytes: file.contents.count, diagnostics: diagnostics, failure: failure)
         }
         context.timings.append(("render", (ContinuousClock.now - renderStart).seconds))
         let writeStart = ContinuousClock.now
@@ -350,16 +353,18 @@ public struct SiteBuilder: Sendable {
         context.diagnostics += staticPagePathWarnings(staticPaths.intersection(pagePaths), context.config)
         context.staticFiles.removeAll { pagePaths.contains($0.path) }
         let assets = renderer.assets.filter { !staticPaths.contains($0.path) }
-        var failedPath = pages.first(where: \.failed)?.path
-        for asset in assets where OutputWriter.writeFile(asset, into: staging) != nil { failedPath = asset.path }
+        var failed = pages.lazy.compactMap { page in page.failure.map { (page.path, $0) } }.first
+        for asset in assets {
+            if let failure = OutputWriter.writeFile(asset, into: staging) { failed = (asset.path, failure) }
+        }
         do throws(BuildFailure) {
-            if let failedPath {
+            if let (path, failure) = failed {
                 throw BuildFailure(diagnostics: [
                     Diagnostic(
                         .error,
                         TagflowError(
                             location: SourceLocation(path: writer.target.path), step: "output",
-                            message: "could not write \(failedPath): \(String(cString: strerror(errno)))"))
+                            message: "could not write \(path): \(ContentLoader.reason(failure))", underlying: failure))
                 ])
             }
             try context.failIfNeeded()

@@ -176,9 +176,19 @@ struct OutputWriter: Sendable {
     }
 
     /// Writes one file with POSIX calls; returns the error instead of throwing, so it can run in a task.
+    /// The error carries the POSIX reason (`ENOSPC`…), read before anything else can change `errno`.
     static func writeFile(_ path: String, _ bytes: [UInt8]) -> CocoaError? {
+        func failure() -> CocoaError {
+            let code = errno
+            return CocoaError(
+                .fileWriteUnknown,
+                userInfo: [
+                    NSFilePathErrorKey: path,
+                    NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(code)),
+                ])
+        }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        guard descriptor >= 0 else { return failure() }
         defer { close(descriptor) }
         var written = 0
         while written < bytes.count {
@@ -187,7 +197,7 @@ struct OutputWriter: Sendable {
             }
             if result < 0 {
                 if errno == EINTR { continue }
-                return CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+                return failure()
             }
             written += result
         }

@@ -64,4 +64,30 @@ import Testing
         OutputWriter(target: fixture.output).removeLeftovers()
         #expect(try fixture.output("index.html") == "old")
     }
+
+    @Test func aFailedWriteSaysWhyAndLeavesNoStaging() async throws {
+        let fixture = try SiteFixture("")
+        defer { fixture.remove() }
+        // A file where a folder must be: refused whatever the user's rights (tests may run as root).
+        let blocker = fixture.root.appendingPathComponent("blocker")
+        try Data("x".utf8).write(to: blocker)
+        let failure = try #require(OutputWriter.writeFile(blocker.path + "/index.html", Array("x".utf8)))
+        #expect(ContentLoader.reason(failure) == "Not a directory")
+
+        let writer = OutputWriter(target: fixture.output)
+        try await writer.write([OutputFile(path: "index.html", text: "old")], staticFiles: [])
+        do {
+            try await writer.write(
+                [OutputFile(path: "a", text: "file"), OutputFile(path: "a/index.html", text: "page")], staticFiles: [])
+            Issue.record("expected a failure")
+        } catch {
+            // "Not a directory" or "Is a directory", whichever file was written first.
+            #expect(error.errors.first?.message.contains(" a directory") == true)
+        }
+        #expect(try fixture.output("index.html") == "old")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.root.path).sorted() == [
+                "blocker", "out", "site",
+            ])
+    }
 }
