@@ -176,6 +176,7 @@ struct OutputWriter: Sendable {
     }
 
     /// Writes one file with POSIX calls; returns the error instead of throwing, so it can run in a task.
+    ///
     /// The error carries the POSIX reason (`ENOSPC`…), read before anything else can change `errno`.
     static func writeFile(_ path: String, _ bytes: [UInt8]) -> CocoaError? {
         func failure() -> CocoaError {
