@@ -52,10 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
                 Console.output("Changed: \(Self.summary(of: changes)); rebuilding…")
             case .built(let report, let first):
                 Console.printDiagnostics(report.warnings)
-                let verb = first ? "Built" : "Rebuilt"
-                Console.output(
-                    "\(verb) \(report.pageCount) pages in \(String(format: "%.2f", report.seconds)) s"
-                        + (report.warnings.isEmpty ? "" : ", \(report.warnings.count) warning(s)"))
+                Console.output(Self.builtLine(report, first: first))
                 if first, open, let url = listening.get() { Self.openInBrowser(url) }
             case .failed(let failure, let first):
                 Console.printDiagnostics(failure.diagnostics)
@@ -68,6 +65,17 @@ struct ServeCommand: AsyncParsableCommand {
         }
         try await server.run()
         Console.output("Stopped.")
+    }
+
+    /// `Built 86 pages in 0.31 s`, or after an edit `Rebuilt in 12 ms (3 of 94 files rewritten)`.
+    static func builtLine(_ report: BuildReport, first: Bool) -> String {
+        let warnings = report.warnings.isEmpty ? "" : ", \(report.warnings.count) warning(s)"
+        if let rewritten = report.rewrittenFileCount {
+            let time = String(format: "%.0f ms", report.seconds * 1000)
+            return "Rebuilt in \(time) (\(rewritten) of \(report.fileCount) files rewritten)\(warnings)"
+        }
+        let verb = first ? "Built" : "Rebuilt"
+        return "\(verb) \(report.pageCount) pages in \(String(format: "%.2f", report.seconds)) s\(warnings)"
     }
 
     static func summary(of changes: ChangeSet) -> String {

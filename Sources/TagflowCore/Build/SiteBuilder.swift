@@ -137,7 +137,7 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Site-relative folders the build reads, which the output must stay out of.
-    private static func sourceFolders(_ config: SiteConfig) -> [String] {
+    static func sourceFolders(_ config: SiteConfig) -> [String] {
         let paths = config.paths
         let content = paths.content == "." ? [] : [paths.content]
         return content + ["posts", "pages"].map { paths.content == "." ? $0 : "\(paths.content)/\($0)" }
@@ -233,23 +233,33 @@ public struct SiteBuilder: Sendable {
     }
 
     static func loadContent(_ context: inout BuildContext) async throws(BuildFailure) {
+        let loaded = await contentLoader(context).load(progress: context.progress)
+        context.staticFiles = staticFiles(context)
+        try useContent(loaded, &context)
+    }
+
+    /// The loader of this build's posts and pages, with its settings.
+    static func contentLoader(_ context: BuildContext) -> ContentLoader {
         let config = context.config
         let options = MarkdownOptions(
             allowsRawHTML: config.markdown.unsafe, smartPunctuation: config.markdown.smartPunctuation,
             hardBreaks: config.markdown.hardBreaks, embedLanguages: Set(context.plugins.embedRenderers.keys),
             rootPathPrefix: config.basePath)
         let timeZone = ContentDate.timeZone(named: config.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
-        let loader = ContentLoader(
+        return ContentLoader(
             siteRoot: context.siteRoot, config: config, markdown: MarkdownRenderer(options: options),
             timeZone: timeZone,
             templateNames: Set(context.theme?.origins.keys ?? [:].keys))
-        let loaded = await loader.load(progress: context.progress)
+    }
+
+    /// Makes the (unsorted) site from loaded content: drafts left out unless asked for, and
+    /// duplicate slugs reported.
+    static func useContent(_ loaded: ContentLoader.Result, _ context: inout BuildContext) throws(BuildFailure) {
         context.diagnostics += loaded.diagnostics
         var posts = loaded.posts
         if !context.options.includeDrafts { posts.removeAll { $0.isDraft } }
         context.diagnostics += duplicateProblems(posts: loaded.posts, pages: loaded.pages)
-        context.site = Site(config: config, posts: posts, pages: loaded.pages)
-        context.staticFiles = staticFiles(context)
+        context.site = Site(config: context.config, unassembledPosts: posts, pages: loaded.pages)
         try context.failIfNeeded()
     }
 
@@ -310,6 +320,12 @@ public struct SiteBuilder: Sendable {
         var pages = 0
         var files = 0
         var bytes = 0
+        /// The renderer, with what it prepared (for ``IncrementalBuilder`` to reuse).
+        var renderer: SiteRenderer
+        /// Bytes of each rendered page, by output path.
+        var pageSizes: [String: Int]
+        /// Static files that a page replaced.
+        var staticWarnings: [Diagnostic]
     }
 
     /// Renders every page into a staging folder and swaps it in.
@@ -317,9 +333,9 @@ public struct SiteBuilder: Sendable {
     /// Pages are written as they are rendered (in parallel), then the assets and static files; on
     /// any error the staging folder is removed and the previous output stays. Timed as `render`
     /// (pages) and `write` (the rest and the swap).
-    static func renderAndWrite(_ context: inout BuildContext, writer: OutputWriter, inputs: String?)
-        async throws(BuildFailure) -> Written
-    {
+    static func renderAndWrite(
+        _ context: inout BuildContext, writer: OutputWriter, inputs: String?, digests: ContentDigests? = nil
+    ) async throws(BuildFailure) -> Written {
         guard let site = context.site, let theme = context.theme else {
             // The steps before stop with their own errors when either is missing.
             preconditionFailure("rendering without content or templates")
@@ -327,7 +343,7 @@ public struct SiteBuilder: Sendable {
         let renderStart = ContinuousClock.now
         context.progress?.begin("render")
         let staging = try writer.beginStaging()
-        let renderer = await SiteRenderer(site: site, theme: theme, hooks: context.plugins).prepared()
+        let renderer = await SiteRenderer(site: site, theme: theme, hooks: context.plugins).prepared(digests: digests)
         let jobs = renderer.jobs
         let progress = context.progress
         progress?.setTotal(jobs.count)
@@ -350,7 +366,8 @@ public struct SiteBuilder: Sendable {
         // A static file replaces a theme or plugin asset of the same path, but not a page.
         let pagePaths = Set(pages.map(\.path))
         let staticPaths = Set(context.staticFiles.map(\.path))
-        context.diagnostics += staticPagePathWarnings(staticPaths.intersection(pagePaths), context.config)
+        let staticWarnings = staticPagePathWarnings(staticPaths.intersection(pagePaths), context.config)
+        context.diagnostics += staticWarnings
         context.staticFiles.removeAll { pagePaths.contains($0.path) }
         let assets = renderer.assets.filter { !staticPaths.contains($0.path) }
         var failed = pages.lazy.compactMap { page in page.failure.map { (page.path, $0) } }.first
@@ -379,7 +396,10 @@ public struct SiteBuilder: Sendable {
             pages: pages.filter { $0.path.hasSuffix(".html") }.count
                 + assets.filter { $0.path.hasSuffix(".html") }.count,
             files: pages.count + assets.count,
-            bytes: pages.reduce(0) { $0 + $1.bytes } + assets.reduce(0) { $0 + $1.contents.count })
+            bytes: pages.reduce(0) { $0 + $1.bytes } + assets.reduce(0) { $0 + $1.contents.count },
+            renderer: renderer,
+            pageSizes: Dictionary(pages.map { ($0.path, $0.bytes) }, uniquingKeysWith: { first, _ in first }),
+            staticWarnings: staticWarnings)
     }
 
     static func staticPagePathWarnings(_ paths: Set<String>, _ config: SiteConfig) -> [Diagnostic] {
@@ -431,6 +451,9 @@ public struct BuildReport: Sendable {
     public var seconds: Double
     /// Nothing had changed since the last build, so nothing was written (``BuildOptions/useCache``).
     public var isUpToDate = false
+    /// How many files a rebuild by ``IncrementalBuilder`` rendered and wrote again; `nil` for a
+    /// full build.
+    public var rewrittenFileCount: Int?
 }
 
 extension Duration {

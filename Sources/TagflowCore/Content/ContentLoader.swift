@@ -16,55 +16,108 @@ struct ContentLoader: Sendable {
         var posts: [Post] = []
         var pages: [Page] = []
         var diagnostics: [Diagnostic] = []
+        /// Every file, as read, sorted by path.
+        var files: [LoadedFile] = []
+
+        /// Gathers the files' posts, pages and diagnostics after the listing's own diagnostics.
+        init(files: [LoadedFile], listingDiagnostics: [Diagnostic]) {
+            self.files = files
+            diagnostics = listingDiagnostics
+            for file in files {
+                switch file.content {
+                case .post(let post, let warnings):
+                    posts.append(post)
+                    diagnostics += warnings
+                case .page(let page, let warnings):
+                    pages.append(page)
+                    diagnostics += warnings
+                case .failed(let problems):
+                    diagnostics += problems
+                }
+            }
+        }
     }
 
     enum Kind: Sendable { case post, page }
 
-    func load(progress: BuildProgress? = nil) async -> Result {
+    /// The site-relative folders of posts and pages.
+    var folders: [(folder: String, kind: Kind)] {
         let content = config.paths.content
+        return [("posts", Kind.post), ("pages", Kind.page)].map { folder, kind in
+            (content == "." ? folder : "\(content)/\(folder)", kind)
+        }
+    }
+
+    /// Every Markdown file of the site's posts and pages, sorted by path within each folder.
+    func listing() -> (files: [(String, Kind)], diagnostics: [Diagnostic]) {
         var files: [(String, Kind)] = []
         var diagnostics: [Diagnostic] = []
-        for (folder, kind) in [("posts", Kind.post), ("pages", Kind.page)] {
-            let relative = content == "." ? folder : "\(content)/\(folder)"
-            let listing = SiteFiles.markdownFiles(under: relative, in: siteRoot)
+        for (folder, kind) in folders {
+            let listing = SiteFiles.markdownFiles(under: folder, in: siteRoot)
             files += listing.files.map { ($0, kind) }
             diagnostics += listing.diagnostics
         }
+        return (files, diagnostics)
+    }
+
+    /// Whether a site-relative path is a file the listing would give, and of which kind.
+    func kind(ofContentPath path: String) -> Kind? {
+        let lower = path.lowercased()
+        guard lower.hasSuffix(".md") || lower.hasSuffix(".markdown") else { return nil }
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard
+            !components.contains(where: { $0.isEmpty || $0.hasPrefix(".") || $0.hasPrefix("#") || $0.hasSuffix("~") })
+        else { return nil }
+        return folders.first { path.hasPrefix($0.folder + "/") }?.kind
+    }
+
+    func load(progress: BuildProgress? = nil) async -> Result {
+        let (files, diagnostics) = listing()
         progress?.setTotal(files.count)
         let loaded = await ParallelMap.map(files) { file, kind in
             defer { progress?.advance() }
             return self.loadFile(file, kind: kind)
         }
-        var result = Result(diagnostics: diagnostics)
-        for item in loaded {
-            switch item {
-            case .post(let post, let warnings):
-                result.posts.append(post)
-                result.diagnostics += warnings
-            case .page(let page, let warnings):
-                result.pages.append(page)
-                result.diagnostics += warnings
-            case .failed(let problems):
-                result.diagnostics += problems
-            }
-        }
-        return result
+        return Result(files: loaded, listingDiagnostics: diagnostics)
     }
 
     enum Loaded: Sendable {
         case post(Post, [Diagnostic])
         case page(Page, [Diagnostic])
         case failed([Diagnostic])
+
+        var diagnostics: [Diagnostic] {
+            switch self {
+            case .post(_, let diagnostics), .page(_, let diagnostics), .failed(let diagnostics): diagnostics
+            }
+        }
     }
 
-    func loadFile(_ path: String, kind: Kind) -> Loaded {
+    /// One file as read.
+    struct LoadedFile: Sendable {
+        var path: String
+        /// The path and the bytes: everything a file's post or page is made from, since every
+        /// other input (settings, templates, plugins) is the same for all files of a build.
+        var digest: Digest
+        var content: Loaded
+    }
+
+    func loadFile(_ path: String, kind: Kind) -> LoadedFile {
         let url = siteRoot.appendingPathComponent(path)
+        var digest = Digest()
+        digest.update(path)
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            return .failed([fileError(path, "cannot read file: \(Self.reason(error))")])
+            let problem = fileError(path, "cannot read file: \(Self.reason(error))")
+            return LoadedFile(path: path, digest: digest, content: .failed([problem]))
         }
+        data.withUnsafeBytes { digest.update($0) }
+        return LoadedFile(path: path, digest: digest, content: load(path, data: data, kind: kind))
+    }
+
+    private func load(_ path: String, data: Data, kind: Kind) -> Loaded {
         if let offset = data.firstIndex(of: 0) {
             return .failed([
                 fileError(

@@ -130,11 +130,44 @@ struct OutputWriter: Sendable {
 
     /// Writes one file into a staging folder, making its folders as needed (safe from many tasks).
     static func writeFile(_ file: OutputFile, into staging: URL) -> CocoaError? {
-        let path = staging.path + "/" + file.path
+        writeMakingFolders(staging.path + "/" + file.path, file.contents)
+    }
+
+    /// Replaces one file of a finished output folder in place: written beside it, then renamed
+    /// over it, so a reader (the preview server) sees the old file or the new one, never half.
+    static func replaceFile(_ file: OutputFile, in folder: URL) -> CocoaError? {
+        let path = folder.path + "/" + file.path
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        let temporary = String(path[..<slash]) + "/.tagflow-new-" + path[path.index(after: slash)...]
+        if let failure = writeMakingFolders(temporary, file.contents) { return failure }
+        guard rename(temporary, path) == 0 else {
+            let failure = CocoaError(
+                .fileWriteUnknown,
+                userInfo: [
+                    NSFilePathErrorKey: path,
+                    NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(errno)),
+                ])
+            unlink(temporary)
+            return failure
+        }
+        return nil
+    }
+
+    private static func writeMakingFolders(_ path: String, _ bytes: [UInt8]) -> CocoaError? {
         // Most folders exist after the first page of their kind; make them only when a write fails.
-        guard writeFile(path, file.contents) != nil, let slash = path.lastIndex(of: "/") else { return nil }
+        guard writeFile(path, bytes) != nil, let slash = path.lastIndex(of: "/") else { return nil }
         makeFolders(String(path[..<slash]))
-        return writeFile(path, file.contents)
+        return writeFile(path, bytes)
+    }
+
+    /// Removes one file of a finished output folder, and the folders it leaves empty.
+    static func removeFile(_ path: String, in folder: URL) {
+        var current = folder.path + "/" + path
+        guard unlink(current) == 0 else { return }
+        while let slash = current.lastIndex(of: "/"), current.count > folder.path.count + 1 {
+            current = String(current[..<slash])
+            guard current.count > folder.path.count, rmdir(current) == 0 else { return }
+        }
     }
 
     /// `mkdir -p`, tolerating other tasks making the same folders at the same time.

@@ -24,7 +24,7 @@ public struct OutputFile: Sendable, Hashable {
 /// Turns a ``Site`` into output files with a ``Theme``: every page rendered in parallel, the
 /// result sorted by path.
 struct SiteRenderer: Sendable {
-    let site: Site
+    private(set) var site: Site
     let theme: Theme
     let hooks: PluginContext
     let routes: Routes
@@ -39,6 +39,10 @@ struct SiteRenderer: Sendable {
     private(set) var homeCloudHTML: String?
     private(set) var cloudHTML: String?
     private(set) var relatedHTML: [String?] = []
+    /// Each post's tags as indices into the taxonomy, in the author's order; made by ``prepared(digests:reusing:)``.
+    private(set) var postTagIndices: [[Int]] = []
+    /// What each page is made from, when prepared with content digests.
+    private(set) var keys: PageKeys?
 
     init(site: Site, theme: Theme, hooks: PluginContext) {
         self.site = site
@@ -114,20 +118,97 @@ struct SiteRenderer: Sendable {
             + hooks.assets.map { OutputFile(path: $0.key, contents: $0.value) }
     }
 
-    /// This renderer with every post's summary made (in parallel).
-    func prepared() async -> SiteRenderer {
+    /// This renderer with every post's summary and the shared tag lists made (in parallel).
+    ///
+    /// - Parameters:
+    ///   - digests: The source files' digests; with them the renderer also knows each page's
+    ///     ``key(of:)``.
+    ///   - previous: A renderer of an earlier version of the site, prepared with digests: the
+    ///     summaries and tag lists whose inputs did not change are taken from it.
+    func prepared(digests: ContentDigests? = nil, reusing previous: SiteRenderer? = nil) async -> SiteRenderer {
         var renderer = self
-        renderer.summaries = await ParallelMap.map(Array(site.posts.indices)) { self.makeSummary(of: $0) }
-        guard let lists = hooks.tagListRenderer else { return renderer }
-        renderer.homeCloudHTML = lists.html(for: tagLinks, role: .homeCloud)
-        renderer.cloudHTML = lists.html(for: tagLinks, role: .cloud)
-        let withSummaries = renderer
-        renderer.relatedHTML = await ParallelMap.map(Array(site.taxonomy.tags.indices)) { index in
-            lists.html(
-                for: withSummaries.relatedTags(of: index),
-                role: .related(current: withSummaries.site.taxonomy.tags[index].key))
+        let taxonomy = site.taxonomy
+        renderer.postTagIndices = site.posts.map { post in post.tagKeys.compactMap { taxonomy.indexByKey[$0] } }
+        let lists = hooks.tagListRenderer
+        let withTags = renderer
+        // Related tags are needed for the keys even without a plugin to draw them.
+        let related =
+            lists == nil && digests == nil
+            ? [] : await ParallelMap.map(Array(taxonomy.tags.indices)) { withTags.relatedTagIndices(of: $0) }
+        if let digests {
+            renderer.keys = PageKeys(
+                site: site, tagLinks: tagLinks, postTagIndices: renderer.postTagIndices, relatedTags: related,
+                content: digests)
+        }
+        let keys = renderer.keys
+        let reuse = keys != nil ? previous?.reusable : nil
+        let makesSummaries = renderer
+        renderer.summaries = await ParallelMap.map(Array(site.posts.indices)) { index in
+            if let key = keys?.summaries[index], var summary = reuse?.summaries[key] {
+                // The same links, but the taxonomy's indices may have moved.
+                summary.tagIndices = makesSummaries.postTagIndices[index]
+                return summary
+            }
+            return makesSummaries.makeSummary(of: index)
+        }
+        guard let lists else { return renderer }
+        if let reuse, reuse.allTags == keys?.allTags {
+            renderer.homeCloudHTML = reuse.homeCloudHTML
+            renderer.cloudHTML = reuse.cloudHTML
+        } else {
+            renderer.homeCloudHTML = lists.html(for: tagLinks, role: .homeCloud)
+            renderer.cloudHTML = lists.html(for: tagLinks, role: .cloud)
+        }
+        let tags = taxonomy.tags
+        let links = tagLinks
+        renderer.relatedHTML = await ParallelMap.map(Array(tags.indices)) { index in
+            if let key = keys?.related[index], let html = reuse?.related[key] { return html }
+            return lists.html(for: related[index].map { links[$0] }, role: .related(current: tags[index].key))
         }
         return renderer
+    }
+
+    /// This renderer with some posts replaced by new versions that keep their place and their
+    /// tags: the same slug, date, tags and draft flag (the taxonomy and the order stay).
+    ///
+    /// - Parameter posts: Index in ``Site/posts`` → the new post and its source file's digest.
+    func replacing(_ posts: [Int: (post: Post, digest: Digest)]) -> SiteRenderer {
+        var renderer = self
+        for (index, replacement) in posts {
+            precondition(
+                site.posts[index].slug == replacement.post.slug && site.posts[index].date == replacement.post.date
+                    && site.posts[index].tags == replacement.post.tags,
+                "a replaced post keeps its place and tags")
+            renderer.site.posts[index] = replacement.post
+            if var keys = renderer.keys {
+                keys.content.posts[index] = replacement.digest
+                keys.summaries[index] = PageKeys.summaryKey(
+                    post: replacement.digest, tags: postTagIndices[index], tagLinks: keys.tagLinks)
+                renderer.keys = keys
+            }
+        }
+        let changed = renderer
+        for index in posts.keys where renderer.summaries.indices.contains(index) {
+            renderer.summaries[index] = changed.makeSummary(of: index)
+        }
+        return renderer
+    }
+
+    /// What a later ``prepared(digests:reusing:)`` can take from an earlier renderer, by key.
+    private struct Reusable {
+        var summaries: [Digest: PostSummary]
+        var related: [Digest: String?]
+        var allTags: Digest
+        var homeCloudHTML: String?
+        var cloudHTML: String?
+    }
+
+    private var reusable: Reusable? {
+        guard let keys else { return nil }
+        return Reusable(
+            summaries: Dictionary(zip(keys.summaries, summaries), uniquingKeysWith: { first, _ in first }),
+            related: Dictionary(zip(keys.related, relatedHTML), uniquingKeysWith: { first, _ in first }),
+            allTags: keys.allTags, homeCloudHTML: homeCloudHTML, cloudHTML: cloudHTML)
     }
 
     func render(_ job: Job) -> (file: OutputFile, diagnostics: [Diagnostic]) {
@@ -242,7 +323,7 @@ struct SiteRenderer: Sendable {
     }
 
     private func tagIndices(of postIndex: Int) -> [Int] {
-        if summaries.indices.contains(postIndex) { return summaries[postIndex].tagIndices }
+        if postTagIndices.indices.contains(postIndex) { return postTagIndices[postIndex] }
         return site.posts[postIndex].tagKeys.compactMap { site.taxonomy.indexByKey[$0] }
     }
 
@@ -280,12 +361,17 @@ struct SiteRenderer: Sendable {
     /// The tag first, then tags sharing posts with it: most shared first, then by identity (the
     /// taxonomy's order).
     func relatedTags(of tagIndex: Int) -> [TagLink] {
+        relatedTagIndices(of: tagIndex).map { tagLinks[$0] }
+    }
+
+    /// ``relatedTags(of:)`` as indices into the taxonomy.
+    func relatedTagIndices(of tagIndex: Int) -> [Int] {
         var shared: [Int: Int] = [:]
         for postIndex in site.taxonomy.tags[tagIndex].postIndices {
             for other in tagIndices(of: postIndex) where other != tagIndex { shared[other, default: 0] += 1 }
         }
         let related = shared.sorted { lhs, rhs in lhs.value != rhs.value ? lhs.value > rhs.value : lhs.key < rhs.key }
-        return [tagLinks[tagIndex]] + related.map { tagLinks[$0.key] }
+        return [tagIndex] + related.map(\.key)
     }
 
     private func paginationContext(_ pagination: Pagination, firstPagePath: String) -> [String: Any] {

@@ -14,6 +14,11 @@ public struct Site: Sendable, Hashable {
         self = Self.assemble(config: config, posts: posts, pages: pages).site
     }
 
+    /// Holds loaded content as it is, for ``assemble(config:posts:pages:)`` to sort and index later.
+    init(config: SiteConfig, unassembledPosts posts: [Post], pages: [Page]) {
+        self.init(config: config, sortedPosts: posts, sortedPages: pages, taxonomy: Taxonomy(tags: [], indexByKey: [:]))
+    }
+
     private init(config: SiteConfig, sortedPosts: [Post], sortedPages: [Page], taxonomy: Taxonomy) {
         self.config = config
         self.posts = sortedPosts

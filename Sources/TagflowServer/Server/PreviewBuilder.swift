@@ -3,8 +3,8 @@ package import TagflowCore
 
 /// Builds the site for the preview server into its private output folder.
 ///
-/// Every rebuild is given the files that changed. For now it rebuilds the whole site, atomically, with
-/// ``SiteBuilder``; the change set is the seam where a later version rebuilds only the pages a change affects.
+/// Every rebuild is given the files that changed, and hands them to an ``IncrementalBuilder``: an edit to posts or
+/// pages renders and rewrites only the pages that show it; any other change rebuilds the whole site.
 package struct PreviewBuilder: Sendable {
     /// The site folder.
     package let siteRoot: URL
@@ -14,6 +14,7 @@ package struct PreviewBuilder: Sendable {
     package let options: BuildOptions
     /// The plugins every build installs.
     package let plugins: [Plugin]
+    private let builder: IncrementalBuilder
 
     /// Creates a builder.
     package init(siteRoot: URL, output: URL, options: BuildOptions, plugins: [Plugin]) {
@@ -21,6 +22,7 @@ package struct PreviewBuilder: Sendable {
         self.output = output
         self.options = options
         self.plugins = plugins
+        builder = IncrementalBuilder(siteRoot: siteRoot, output: output, options: options, plugins: plugins)
     }
 
     /// Builds after `changes` (`nil` for the first build).
@@ -28,12 +30,7 @@ package struct PreviewBuilder: Sendable {
     /// - Parameter changes: The site files that changed since the previous build.
     /// - Returns: The report of a good build, or the failure; on failure the output folder keeps the last good build.
     package func rebuild(after changes: ChangeSet?) async -> Result<BuildReport, BuildFailure> {
-        do throws(BuildFailure) {
-            let report = try await SiteBuilder(siteRoot: siteRoot, options: options, plugins: plugins).build(to: output)
-            return .success(report)
-        } catch {
-            return .failure(error)
-        }
+        await builder.build(changedPaths: changes.map { Set($0.paths) })
     }
 
     /// The site-relative folders the watcher should skip: the site's own output folder, from `site.yml`.

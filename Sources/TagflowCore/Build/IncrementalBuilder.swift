@@ -1,0 +1,331 @@
+public import Foundation
+
+/// Builds a site into a folder, then keeps it up to date after edits by rendering again only the
+/// pages whose inputs changed: the preview server's builder.
+///
+/// ```swift
+/// let builder = IncrementalBuilder(siteRoot: site, output: folder)
+/// _ = await builder.build(changedPaths: nil)                      // a full build
+/// _ = await builder.build(changedPaths: ["posts/2024-05-01-hello.md"])   // that post's pages
+/// ```
+///
+/// After a full build it keeps every post and page it read, with a digest of each source file,
+/// and a key for every page written (``SiteRenderer/key(of:)``). When only Markdown files of
+/// `posts/` and `pages/` changed, it reads just those, assembles the site again, and renders and
+/// rewrites (each file atomically) only the pages whose key changed; it deletes the pages that are
+/// gone. Any other change (settings, templates, static files, fonts) is a full build, as is the
+/// first build and the one after a failed write.
+///
+/// A failed rebuild leaves the folder as it was; the next one starts from the files as they are
+/// then. Not for publishing: a published site is built whole, into a staging folder swapped in
+/// at once (``SiteBuilder``).
+public actor IncrementalBuilder {
+    /// The site folder.
+    public let siteRoot: URL
+    /// The output folder this builder owns.
+    public let output: URL
+    /// Build options.
+    public let options: BuildOptions
+    /// Plugins, installed in order.
+    public let plugins: [Plugin]
+
+    private var state: State?
+    /// How many rebuilds kept the site's shape and only replaced edited posts (for tests).
+    private(set) var inPlaceRebuildCount = 0
+
+    /// What the last full build set up and what the output folder holds now.
+    private struct State {
+        /// Settings, plugins, templates and static files, with the diagnostics of reading them.
+        var context: BuildContext
+        var loader: ContentLoader
+        /// Every Markdown file of posts and pages, as last read, by path.
+        var files: [String: ContentLoader.LoadedFile]
+        /// The listing's own diagnostics (link loops, unreadable folders).
+        var listingDiagnostics: [Diagnostic]
+        /// Warnings about static files that pages replace.
+        var staticWarnings: [Diagnostic]
+        var staticPaths: Set<String>
+        /// The renderer of the output, whose summaries and tag lists a rebuild reuses.
+        var renderer: SiteRenderer
+        /// Duplicate slugs and tag URL collisions found when the site was last assembled.
+        var assemblyDiagnostics: [Diagnostic]
+        /// Where each published post is in the site, by source path.
+        var postIndices: [String: Int]
+        /// Every page job of the output, with its file and key.
+        var plan: [Planned]
+        /// Each page in the output folder: its key and size.
+        var pages: [String: (key: Digest?, bytes: Int)]
+        /// Files that are not pages (assets, static files): how many, how many are HTML, their bytes.
+        var otherFiles: (count: Int, html: Int, bytes: Int)
+        /// False once a write failed part way: the folder is then part old, part new.
+        var isUsable = true
+    }
+
+    private struct Planned: Sendable {
+        var job: SiteRenderer.Job
+        var path: String
+        var key: Digest?
+    }
+
+    /// Creates a builder that owns `output`.
+    public init(siteRoot: URL, output: URL, options: BuildOptions = BuildOptions(), plugins: [Plugin] = []) {
+        self.siteRoot = siteRoot.standardizedFileURL
+        self.output = output.standardizedFileURL
+        self.options = options
+        self.plugins = plugins
+    }
+
+    /// Builds after `changedPaths` (site-relative) changed; `nil` builds everything.
+    ///
+    /// - Returns: The report (``BuildReport/rewrittenFileCount`` says how many pages were written),
+    ///   or every error found; the output folder then keeps the last good build.
+    public func build(changedPaths: Set<String>?) async -> Result<BuildReport, BuildFailure> {
+        if let changedPaths, var current = state {
+            state = nil
+            let outcome: Result<BuildReport?, BuildFailure>
+            do throws(BuildFailure) {
+                outcome = .success(try await rebuild(changedPaths, &current))
+            } catch {
+                outcome = .failure(error)
+            }
+            state = current.isUsable ? current : nil
+            switch outcome {
+            case .success(let report?): return .success(report)
+            case .success(nil): break
+            case .failure(let failure): return .failure(failure)
+            }
+        }
+        do throws(BuildFailure) {
+            return .success(try await fullBuild())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    // MARK: Full builds
+
+    private func fullBuild() async throws(BuildFailure) -> BuildReport {
+        state = nil
+        let start = ContinuousClock.now
+        var context = BuildContext(siteRoot: siteRoot, options: options)
+        var timings: [(String, Double)] = []
+        func timed(_ step: String, _ body: (inout BuildContext) throws(BuildFailure) -> Void) throws(BuildFailure) {
+            let stepStart = ContinuousClock.now
+            try body(&context)
+            timings.append((step, (ContinuousClock.now - stepStart).seconds))
+        }
+        try timed("config", SiteBuilder.readConfig)
+        let plugins = self.plugins
+        try timed("plugins") { context throws(BuildFailure) in try SiteBuilder.installPlugins(plugins, &context) }
+        try timed("templates", SiteBuilder.loadTheme)
+        let setup = context
+        let contentStart = ContinuousClock.now
+        let loader = SiteBuilder.contentLoader(context)
+        let listing = loader.listing()
+        let files = await ParallelMap.map(listing.files) { path, kind in loader.loadFile(path, kind: kind) }
+        context.staticFiles = SiteBuilder.staticFiles(context)
+        let table = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        timings.append(("content", (ContinuousClock.now - contentStart).seconds))
+        let taxonomyStart = ContinuousClock.now
+        let (site, assemblyDiagnostics) = try assemble(
+            ContentLoader.Result(files: files, listingDiagnostics: listing.diagnostics), &context)
+        timings.append(("taxonomy", (ContinuousClock.now - taxonomyStart).seconds))
+        let writer = OutputWriter(target: output)
+        try writer.validate(siteRoot: siteRoot, sourceFolders: SiteBuilder.sourceFolders(context.config))
+        let staticPaths = Set(context.staticFiles.map(\.path))
+        let written = try await SiteBuilder.renderAndWrite(
+            &context, writer: writer, inputs: nil, digests: Self.digests(of: site, table))
+        let renderer = written.renderer
+        let plan = Self.plan(renderer)
+        var pages: [String: (key: Digest?, bytes: Int)] = [:]
+        for planned in plan { pages[planned.path] = (planned.key, written.pageSizes[planned.path] ?? 0) }
+        let pageBytes = pages.values.reduce(0) { $0 + $1.bytes }
+        let pageHTML = pages.keys.filter { $0.hasSuffix(".html") }.count
+        state = State(
+            context: setup, loader: loader, files: table, listingDiagnostics: listing.diagnostics,
+            staticWarnings: written.staticWarnings, staticPaths: staticPaths, renderer: renderer,
+            assemblyDiagnostics: assemblyDiagnostics, postIndices: Self.postIndices(site), plan: plan, pages: pages,
+            otherFiles: (
+                written.files - pages.count + context.staticFiles.count, written.pages - pageHTML,
+                written.bytes - pageBytes
+            ))
+        return BuildReport(
+            output: output, pageCount: written.pages, fileCount: written.files + context.staticFiles.count,
+            byteCount: written.bytes, postCount: site.posts.count, tagCount: site.taxonomy.tags.count,
+            warnings: context.diagnostics.filter { $0.severity == .warning }.sortedForDisplay(),
+            timings: timings + context.timings, seconds: (ContinuousClock.now - start).seconds)
+    }
+
+    /// Makes the site from its files as ``SiteBuilder`` does (drafts, duplicate slugs, sorting,
+    /// taxonomy), adding every diagnostic to the context.
+    ///
+    /// - Returns: The site, and the diagnostics of assembling it (not of reading its files).
+    private func assemble(_ content: ContentLoader.Result, _ context: inout BuildContext) throws(BuildFailure)
+        -> (Site, [Diagnostic])
+    {
+        var posts = content.posts
+        if !options.includeDrafts { posts.removeAll { $0.isDraft } }
+        let duplicates = SiteBuilder.duplicateProblems(posts: content.posts, pages: content.pages)
+        context.diagnostics += content.diagnostics + duplicates
+        try context.failIfNeeded()
+        let (site, taxonomyDiagnostics) = Site.assemble(config: context.config, posts: posts, pages: content.pages)
+        context.site = site
+        context.diagnostics += taxonomyDiagnostics
+        try context.failIfNeeded()
+        return (site, duplicates + taxonomyDiagnostics)
+    }
+
+    private static func plan(_ renderer: SiteRenderer) -> [Planned] {
+        renderer.jobs.map { Planned(job: $0, path: renderer.outputPath(of: $0), key: renderer.key(of: $0)) }
+    }
+
+    private static func postIndices(_ site: Site) -> [String: Int] {
+        Dictionary(site.posts.indices.map { (site.posts[$0].sourcePath, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The digests of a site's posts and pages, in site order, from the table of read files.
+    private static func digests(of site: Site?, _ files: [String: ContentLoader.LoadedFile]) -> ContentDigests {
+        func digest(_ path: String) -> Digest { files[path]?.digest ?? Digest() }
+        return ContentDigests(
+            posts: site?.posts.map { digest($0.sourcePath) } ?? [],
+            pages: site?.pages.map { digest($0.sourcePath) } ?? [])
+    }
+
+    // MARK: Rebuilds
+
+    /// Rebuilds after content edits, or returns `nil` when the change needs a full build.
+    private func rebuild(_ changedPaths: Set<String>, _ state: inout State) async throws(BuildFailure)
+        -> BuildReport?
+    {
+        let start = ContinuousClock.now
+        var kinds: [(path: String, kind: ContentLoader.Kind)] = []
+        for path in changedPaths.sorted() {
+            // Settings, templates, static files and fonts can change any page.
+            guard let kind = state.loader.kind(ofContentPath: path) else { return nil }
+            kinds.append((path, kind))
+        }
+        let loader = state.loader
+        let reread = await ParallelMap.map(kinds) { path, kind in
+            Self.isFile(loader.siteRoot.appendingPathComponent(path).path) ? loader.loadFile(path, kind: kind) : nil
+        }
+        let replacements = inPlaceEdits(zip(kinds.map(\.path), reread), state)
+        // The table follows the files even when this rebuild fails, so that the next one starts
+        // from the files as they are.
+        for (planned, file) in zip(kinds, reread) { state.files[planned.path] = file }
+        var context = state.context
+        let contentSeconds = (ContinuousClock.now - start).seconds
+
+        let taxonomyStart = ContinuousClock.now
+        var renderer: SiteRenderer
+        var plan: [Planned]
+        if let replacements {
+            // Same order, same tags: the site keeps its shape, and only the edited posts' pages and
+            // the lists that show them can change.
+            context.diagnostics += state.listingDiagnostics
+            for file in state.files.values { context.diagnostics += file.content.diagnostics }
+            context.diagnostics += state.assemblyDiagnostics
+            renderer = state.renderer.replacing(replacements)
+            inPlaceRebuildCount += 1
+            plan = state.plan.map { Planned(job: $0.job, path: $0.path, key: renderer.key(of: $0.job)) }
+        } else {
+            let files = state.files.values.sorted { $0.path < $1.path }
+            let content = ContentLoader.Result(files: files, listingDiagnostics: state.listingDiagnostics)
+            let (site, assemblyDiagnostics) = try assemble(content, &context)
+            guard let theme = context.theme else { return nil }
+            renderer = await SiteRenderer(site: site, theme: theme, hooks: context.plugins)
+                .prepared(digests: Self.digests(of: site, state.files), reusing: state.renderer)
+            plan = Self.plan(renderer)
+            state.assemblyDiagnostics = assemblyDiagnostics
+            state.postIndices = Self.postIndices(site)
+        }
+        let taxonomySeconds = (ContinuousClock.now - taxonomyStart).seconds
+
+        let renderStart = ContinuousClock.now
+        let paths = Set(plan.map(\.path))
+        let gone = Set(state.pages.keys).subtracting(paths)
+        // A page that appears or disappears where a static file lives: which of them wins is the
+        // full build's decision.
+        let appeared = paths.subtracting(state.pages.keys)
+        guard appeared.isDisjoint(with: state.staticPaths), gone.isDisjoint(with: state.staticPaths) else {
+            return nil
+        }
+        let stale = plan.filter { planned in planned.key == nil || state.pages[planned.path]?.key != planned.key }
+        let pageRenderer = renderer
+        let rendered = await ParallelMap.map(stale.map(\.job)) { pageRenderer.render($0) }
+        context.diagnostics += rendered.flatMap(\.diagnostics) + state.staticWarnings
+        try context.failIfNeeded()
+        let renderSeconds = (ContinuousClock.now - renderStart).seconds
+
+        let writeStart = ContinuousClock.now
+        let output = self.output
+        let failures = await ParallelMap.map(rendered.map(\.file)) { file in
+            OutputWriter.replaceFile(file, in: output).map { (file.path, $0) }
+        }
+        for path in gone { OutputWriter.removeFile(path, in: output) }
+        if let (path, failure) = failures.compactMap({ $0 }).first {
+            // The folder is now part old, part new: only a full build can say what it holds.
+            state.isUsable = false
+            throw BuildFailure(diagnostics: [
+                Diagnostic(
+                    .error,
+                    TagflowError(
+                        location: SourceLocation(path: output.path), step: "output",
+                        message: "could not write \(path): \(ContentLoader.reason(failure))", underlying: failure))
+            ])
+        }
+        for path in gone { state.pages[path] = nil }
+        for (planned, result) in zip(stale, rendered) {
+            state.pages[planned.path] = (planned.key, result.file.contents.count)
+        }
+        state.renderer = renderer
+        state.plan = plan
+        let writeSeconds = (ContinuousClock.now - writeStart).seconds
+
+        let pageHTML = state.pages.keys.filter { $0.hasSuffix(".html") }.count
+        var report = BuildReport(
+            output: output, pageCount: pageHTML + state.otherFiles.html,
+            fileCount: state.pages.count + state.otherFiles.count,
+            byteCount: state.pages.values.reduce(0) { $0 + $1.bytes } + state.otherFiles.bytes,
+            postCount: renderer.site.posts.count, tagCount: renderer.site.taxonomy.tags.count,
+            warnings: context.diagnostics.filter { $0.severity == .warning }.sortedForDisplay(),
+            timings: [
+                ("content", contentSeconds), ("taxonomy", taxonomySeconds), ("render", renderSeconds),
+                ("write", writeSeconds),
+            ],
+            seconds: (ContinuousClock.now - start).seconds)
+        report.rewrittenFileCount = rendered.count
+        return report
+    }
+
+    /// The edited posts by their place in the site, when every change is an edit of a post that
+    /// keeps its slug, date, tags and draft flag and every file reads without errors; otherwise
+    /// `nil`, and the site is assembled again.
+    private func inPlaceEdits(
+        _ changes: some Sequence<(String, ContentLoader.LoadedFile?)>, _ state: State
+    ) -> [Int: (post: Post, digest: Digest)]? {
+        var replacements: [Int: (post: Post, digest: Digest)] = [:]
+        for (path, file) in changes {
+            guard case .post(let post, let warnings)? = file?.content, !warnings.contains(where: { $0.severity == .error }),
+                case .post(let old, _)? = state.files[path]?.content, let file,
+                post.slug == old.slug, post.date == old.date, post.tags == old.tags, post.isDraft == old.isDraft,
+                post.tagsLocation == old.tagsLocation
+            else { return nil }
+            if let index = state.postIndices[path] {
+                replacements[index] = (post, file.digest)
+            } else if !post.isDraft || options.includeDrafts {
+                return nil
+            }
+        }
+        // Another file still broken: the full assembly reports it.
+        let changed = Set(changes.map(\.0))
+        for (path, file) in state.files where !changed.contains(path) {
+            if case .failed = file.content { return nil }
+        }
+        return replacements
+    }
+
+    private static func isFile(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+}

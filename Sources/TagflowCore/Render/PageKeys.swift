@@ -1,0 +1,152 @@
+/// The digest of each post's and each page's source file, in ``Site`` order.
+struct ContentDigests: Sendable {
+    var posts: [Digest]
+    var pages: [Digest]
+}
+
+/// What each page of a site is made from, as digests, so that a rebuild renders again only the
+/// pages whose inputs changed (``IncrementalBuilder``).
+///
+/// Two renders of a job with the same key give the same bytes, as long as the templates, the
+/// settings and the plugins are the same (a change to any of those rebuilds everything). So
+/// ``SiteRenderer/key(of:)`` must take in everything ``SiteRenderer/render(_:)`` reads for that
+/// job; `IncrementalBuilderTests` compares rebuilt sites with full builds after every kind of edit.
+struct PageKeys: Sendable {
+    /// The source files.
+    var content: ContentDigests
+    /// What every page shows: the settings and the pages menu.
+    var site: Digest
+    /// Each tag's name, URL, count and identity, in taxonomy order.
+    var tagLinks: [Digest]
+    /// Every tag link: the clouds.
+    var allTags: Digest
+    /// What lists show of each post: the post and its tags' links.
+    var summaries: [Digest]
+    /// Each tag's related tags, in order.
+    var related: [Digest]
+
+    init(
+        site: Site, tagLinks: [TagLink], postTagIndices: [[Int]], relatedTags: [[Int]], content: ContentDigests
+    ) {
+        self.content = content
+        var hasher = Hasher()
+        hasher.combine(site.config)
+        var siteDigest = Digest()
+        siteDigest.update(UInt64(bitPattern: Int64(hasher.finalize())))
+        for page in site.pages {
+            siteDigest.update(page.title)
+            siteDigest.update(page.slug.rawValue)
+        }
+        self.site = siteDigest
+        self.tagLinks = tagLinks.map { link in
+            var digest = Digest()
+            digest.update(link.name)
+            digest.update(link.url)
+            digest.update(UInt64(link.count))
+            digest.update(link.key.rawValue)
+            return digest
+        }
+        var allTags = Digest()
+        for link in self.tagLinks { allTags.update(link) }
+        self.allTags = allTags
+        let linkDigests = self.tagLinks
+        summaries = zip(content.posts, postTagIndices).map { post, tags in
+            Self.summaryKey(post: post, tags: tags, tagLinks: linkDigests)
+        }
+        related = relatedTags.map { tags in
+            var digest = Digest()
+            digest.update(UInt64(tags.count))
+            for tag in tags { digest.update(linkDigests[tag]) }
+            return digest
+        }
+    }
+
+    /// What lists show of a post: the post itself and its tags' links.
+    static func summaryKey(post: Digest, tags: [Int], tagLinks: [Digest]) -> Digest {
+        var digest = post
+        digest.update(UInt64(tags.count))
+        for tag in tags { digest.update(tagLinks[tag]) }
+        return digest
+    }
+}
+
+extension SiteRenderer {
+    /// The output file a job writes (what ``render(_:)`` returns as the file's path).
+    func outputPath(of job: Job) -> String {
+        switch job {
+        case .home(let pagination):
+            return Routes.file(for: Pagination.path(of: pagination.page, firstPagePath: Routes.home))
+        case .post(let index): return Routes.file(for: Routes.post(site.posts[index].slug))
+        case .page(let index): return Routes.file(for: Routes.page(site.pages[index].slug))
+        case .tags: return Routes.file(for: Routes.tags)
+        case .tag(let index, let pagination):
+            let firstPage = Routes.tag(site.taxonomy.tags[index].slug)
+            return Routes.file(for: Pagination.path(of: pagination.page, firstPagePath: firstPage))
+        case .notFound: return "404.html"
+        case .feed: return "feed.xml"
+        case .sitemap: return "sitemap.xml"
+        }
+    }
+
+    /// The digest of everything ``render(_:)`` reads for a job; `nil` unless the renderer was
+    /// prepared with content digests.
+    func key(of job: Job) -> Digest? {
+        guard let keys else { return nil }
+        var digest = keys.site
+        func add(_ kind: UInt64, _ pagination: Pagination? = nil) {
+            digest.update(kind)
+            if let pagination {
+                digest.update(UInt64(pagination.page))
+                digest.update(UInt64(pagination.pageCount))
+                digest.update(UInt64(pagination.range.count))
+            }
+        }
+        switch job {
+        case .home(let pagination):
+            add(1, pagination)
+            for index in pagination.range { digest.update(keys.summaries[index]) }
+            if pagination.page == 1 { digest.update(keys.allTags) }
+        case .post(let index):
+            add(2)
+            digest.update(keys.content.posts[index])
+            digest.update(keys.summaries[index])
+            // The links to the newer and older posts.
+            for neighbour in [index - 1, index + 1] {
+                if keys.summaries.indices.contains(neighbour) {
+                    digest.update(UInt64(neighbour - index + 2))
+                    digest.update(keys.summaries[neighbour])
+                }
+            }
+        case .page(let index):
+            add(3)
+            digest.update(keys.content.pages[index])
+        case .tags:
+            add(4)
+            digest.update(keys.allTags)
+            digest.update(UInt64(site.posts.count))
+        case .tag(let index, let pagination):
+            add(5, pagination)
+            digest.update(keys.tagLinks[index])
+            digest.update(keys.related[index])
+            let posts = site.taxonomy.tags[index].postIndices
+            for position in pagination.range { digest.update(keys.summaries[posts[position]]) }
+        case .notFound:
+            add(6)
+        case .feed:
+            add(7)
+            // The feed's entries: whole posts, with their tags' names.
+            let entries = site.posts.indices.lazy.filter { !site.posts[$0].isDraft }.prefix(site.config.feedEntries)
+            for index in entries { digest.update(keys.summaries[index]) }
+        case .sitemap:
+            add(8)
+            digest.update(keys.allTags)
+            // Each post's URL and dates, not its text: a typo fixed does not change the sitemap.
+            for post in site.posts where !post.isDraft {
+                digest.update(post.slug.rawValue)
+                digest.update(UInt64(bitPattern: post.date.secondsSince1970))
+                digest.update(post.updated.map { UInt64(bitPattern: $0.secondsSince1970) } ?? 0x5EED)
+            }
+        }
+        return digest
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import TagflowTesting
+import Testing
+
+@testable import TagflowCore
+
+/// A rebuild after an edit writes exactly what a full build of the edited site writes, and
+/// renders only the pages the edit reaches.
+@Suite struct IncrementalBuilderTests {
+    /// A small blog: paginated lists, shared tags (spellings that differ only in case and
+    /// punctuation), a chip block in a post, pages in the menu, a static file.
+    final class Blog {
+        let root: URL
+        var site: URL { root.appendingPathComponent("site") }
+        var output: URL { root.appendingPathComponent("preview") }
+        var posts: [String: Post] = [:]
+        var next = 0
+
+        struct Post {
+            var title: String
+            var date: String
+            var tags: [String]
+            var body: String
+            var draft = false
+            var slug: String?
+        }
+
+        static let tagPool = ["Swift", "swift", "C", "C++", "C#", "async", "async/await", "Layout", "CSS", "日本語"]
+
+        init() throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("tagflow-incremental-\(UUID())")
+            try write("site.yml", "title: Edits\nposts_per_page: 3\nfeed_entries: 4\n")
+            try write("pages/about.md", "---\ntitle: About\n---\nAbout.\n")
+            try write("static/robots.txt", "User-agent: *\n")
+            for index in 0..<18 {
+                try add(
+                    Post(
+                        title: "Post \(index)", date: "2024-03-\(10 + index % 9)",
+                        tags: [Self.tagPool[index % 10], Self.tagPool[(index * 3 + 1) % 10]],
+                        body: index == 4 ? "```chips\nSwift\nLayout\n```\n\nChips." : "Text \(index)."))
+            }
+        }
+
+        func write(_ path: String, _ text: String) throws {
+            let url = site.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+
+        func remove(_ path: String) throws {
+            try FileManager.default.removeItem(at: site.appendingPathComponent(path))
+        }
+
+        @discardableResult
+        func add(_ post: Post) throws -> String {
+            let path = "posts/p\(next).md"
+            next += 1
+            posts[path] = post
+            try save(path)
+            return path
+        }
+
+        func save(_ path: String) throws {
+            guard let post = posts[path] else { return }
+            var front = "title: \(post.title)\ndate: \(post.date)\n"
+            front += "tags: [\(post.tags.map { "'\($0)'" }.joined(separator: ", "))]\n"
+            if post.draft { front += "draft: true\n" }
+            if let slug = post.slug { front += "slug: \(slug)\n" }
+            try write(path, "---\n\(front)---\n\(post.body)\n")
+        }
+
+        /// The output of a full build of the site as it is now.
+        func fullBuild() async throws -> [String: Data] {
+            let folder = root.appendingPathComponent("full-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await SiteBuilder(siteRoot: site, plugins: [.chips]).build(to: folder)
+            return folderContents(folder)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: root) }
+    }
+
+    static func rebuilt(_ builder: IncrementalBuilder, _ paths: Set<String>?) async throws -> BuildReport {
+        try await builder.build(changedPaths: paths).get()
+    }
+
+    @Test func everyKindOfEditRebuildsWhatAFullBuildWrites() async throws {
+        let blog = try Blog()
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
+        let first = try await Self.rebuilt(builder, nil)
+        #expect(first.rewrittenFileCount == nil)
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+
+        var generator = SeededGenerator(seed: 42)
+        var kinds: [String: Int] = [:]
+        for step in 0..<60 {
+            let paths = blog.posts.keys.sorted()
+            let path = paths[Int.random(in: 0..<paths.count, using: &generator)]
+            var post = blog.posts[path]!
+            var changed: Set<String> = [path]
+            let kind = ["body", "title", "date", "add tag", "drop tag", "respell tag", "new post", "delete post",
+                "draft", "slug", "page", "new page"][step % 12]
+            switch kind {
+            case "body": post.body += " More \(step)."
+            case "title": post.title = "Retitled \(step)"
+            case "date": post.date = "2024-0\(1 + step % 9)-2\(step % 8)"
+            case "add tag": post.tags.append(Blog.tagPool[Int.random(in: 0..<10, using: &generator)] + "\(step % 3)")
+            case "drop tag": post.tags = Array(post.tags.dropFirst())
+            case "respell tag": post.tags = post.tags.map { $0.uppercased() }
+            case "draft": post.draft.toggle()
+            case "slug": post.slug = "moved-\(step)"
+            default: break
+            }
+            switch kind {
+            case "new post":
+                changed = [
+                    try blog.add(
+                        Blog.Post(title: "New \(step)", date: "2024-05-0\(1 + step % 9)", tags: ["Swift", "New"],
+                            body: "New."))
+                ]
+            case "delete post":
+                blog.posts[path] = nil
+                try blog.remove(path)
+            case "page":
+                try blog.write("pages/about.md", "---\ntitle: About \(step)\n---\nAbout.\n")
+                changed = ["pages/about.md"]
+            case "new page":
+                try blog.write("pages/extra\(step).md", "---\ntitle: Extra \(step)\n---\nExtra.\n")
+                changed = ["pages/extra\(step).md"]
+            default:
+                blog.posts[path] = post
+                try blog.save(path)
+            }
+            let inPlaceBefore = await builder.inPlaceRebuildCount
+            let report = try await Self.rebuilt(builder, changed)
+            #expect(report.rewrittenFileCount != nil, "\(kind) took a full build")
+            if ["body", "title"].contains(kind) {
+                #expect(await builder.inPlaceRebuildCount == inPlaceBefore + 1, "\(kind) assembled the site again")
+            }
+            let expected = try await blog.fullBuild()
+            let actual = folderContents(blog.output)
+            let differing = Set(expected.keys).union(actual.keys).filter { expected[$0] != actual[$0] }.sorted()
+            #expect(differing.isEmpty, "after step \(step) (\(kind) of \(path)): \(differing.prefix(5))")
+            #expect(report.fileCount == expected.count - 1, "the marker is not counted")
+            kinds[kind, default: 0] = report.rewrittenFileCount ?? -1
+            if !differing.isEmpty { break }
+        }
+        // A fixed typo reaches its page, the lists that show the post's summary and the feed; not
+        // the other posts or tags.
+        let total = folderContents(blog.output).count
+        #expect((kinds["body"] ?? total) < total / 4)
+    }
+
+    @Test func aBrokenPostFailsAndTheNextFixRebuildsFromTheFilesAsTheyAre() async throws {
+        let blog = try Blog()
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
+        _ = try await Self.rebuilt(builder, nil)
+        let good = folderContents(blog.output)
+
+        try blog.write("posts/p1.md", "---\ntitle: [unclosed\n---\nBroken.\n")
+        let failure = try #require(await builder.build(changedPaths: ["posts/p1.md"]).failure)
+        #expect(failure.errors.contains { $0.location?.path == "posts/p1.md" })
+        #expect(folderContents(blog.output) == good)
+
+        // Another edit while the first file is still broken: still failing, nothing written.
+        blog.posts["posts/p2.md"]?.title = "Edited while broken"
+        try blog.save("posts/p2.md")
+        #expect(await builder.build(changedPaths: ["posts/p2.md"]).failure != nil)
+        #expect(folderContents(blog.output) == good)
+
+        // Fixing the first file brings in both edits.
+        try blog.save("posts/p1.md")
+        let report = try await Self.rebuilt(builder, ["posts/p1.md"])
+        #expect(report.rewrittenFileCount != nil)
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+        #expect(try String(contentsOf: blog.output.appendingPathComponent("posts/p2/index.html"), encoding: .utf8)
+            .contains("Edited while broken"))
+    }
+
+    @Test func changesOutsidePostsAndPagesRebuildEverything() async throws {
+        let blog = try Blog()
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
+        _ = try await Self.rebuilt(builder, nil)
+        for (path, text) in [
+            ("site.yml", "title: Renamed\nposts_per_page: 4\n"), ("static/robots.txt", "User-agent: x\n"),
+            ("templates/post.mustache", "{{<base}}{{$content}}<main>{{{post.content}}}</main>{{/content}}{{/base}}"),
+            ("posts/notes.txt", "not a post"),
+        ] {
+            try blog.write(path, text)
+            let report = try await Self.rebuilt(builder, [path])
+            #expect(report.rewrittenFileCount == nil, "\(path) is not a post or page")
+            #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+        }
+    }
+
+    @Test func aPostThatWouldReplaceAStaticFileTakesAFullBuild() async throws {
+        let blog = try Blog()
+        try blog.write("static/posts/claimed/index.html", "static\n")
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
+        _ = try await Self.rebuilt(builder, nil)
+        blog.posts["posts/p3.md"]?.slug = "claimed"
+        try blog.save("posts/p3.md")
+        let report = try await Self.rebuilt(builder, ["posts/p3.md"])
+        #expect(report.rewrittenFileCount == nil)
+        #expect(report.warnings.contains { $0.error.message.contains("same path as a generated page") })
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+    }
+
+    @Test func everyJobKnowsTheFileItWrites() async throws {
+        let blog = try Blog()
+        let context = try await SiteBuilder(siteRoot: blog.site, plugins: [.chips]).run()
+        let site = try #require(context.site)
+        let renderer = SiteRenderer(site: site, theme: try #require(context.theme), hooks: context.plugins)
+        for job in renderer.jobs { #expect(renderer.outputPath(of: job) == renderer.render(job).file.path) }
+    }
+}
+
+extension Result {
+    fileprivate var failure: Failure? {
+        if case .failure(let failure) = self { return failure }
+        return nil
+    }
+}
