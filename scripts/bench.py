@@ -2,12 +2,18 @@
 """Tagflow against Hugo on the shared benchmark corpus, side by side in one run.
 
     python3 scripts/bench.py [--posts 1000] [--runs 5] [--seed 42] [--tagflow PATH] [--no-hugo]
+                             [--serve-edits 10]
 
 Generates the corpus with ../shared/bench/gen_corpus.py (kept in .build-bench-corpus/ so later
 runs reuse it), then builds it RUNS times with Tagflow and with Debian's `hugo` in alternation,
 each into an emptied folder (a full build, as run_hugo.sh does for Hugo). Then, with the output
 and cache of the last Tagflow build in place, it times Tagflow again with nothing changed, and
 after editing one post. Prints medians of wall time, CPU time and peak memory, and the ratios.
+
+Last, it runs `tagflow serve` on the corpus and edits posts while it runs: SERVE_EDITS edits of
+a post's text, of a post's title, and of a post's tags (which changes the taxonomy). For each it
+reads the rebuild time the server prints ("Rebuilt in 12 ms (…)") and measures, from the save,
+how long until that line appears (the watcher's polling and quiet period included).
 
 The machine is shared and noisy: only the ratios of one run mean much, never an absolute time.
 Build Tagflow first: `swift build -c release --product tagflow`.
@@ -38,6 +44,77 @@ def run(cmd, env=None):
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
 
 
+class Server:
+    """A `tagflow serve` process whose output lines are read on a thread."""
+
+    def __init__(self, tagflow, corpus):
+        import queue
+        import threading
+        self.lines = queue.Queue()
+        self.process = subprocess.Popen(
+            [str(tagflow), "serve", str(corpus), "--port", "0"], stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+        def pump():
+            for line in self.process.stdout:
+                self.lines.put((time.monotonic(), line.rstrip("\n")))
+        threading.Thread(target=pump, daemon=True).start()
+
+    def wait_for(self, prefix, timeout=600):
+        """The (time, line) of the next line starting with prefix; exits on a failed build."""
+        import queue
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                at, line = self.lines.get(timeout=max(0.1, deadline - time.monotonic()))
+            except queue.Empty:
+                sys.exit(f"error: `tagflow serve` printed no '{prefix}' line in {timeout} s")
+            if line.startswith(prefix):
+                return at, line
+            if "build failed" in line:
+                sys.exit(f"error: the served build failed: {line}")
+
+    def stop(self):
+        self.process.send_signal(2)
+        self.process.wait(timeout=60)
+
+
+def serve_edits(tagflow, corpus, count):
+    """Edits posts while `tagflow serve` runs; returns {kind: [(rebuild ms, save-to-rebuilt ms, files)]}."""
+    import re
+    posts = sorted((corpus / "posts").glob("*.md"))
+    originals = {}
+    results = {"text": [], "title": [], "tags": []}
+    server = Server(tagflow, corpus)
+    try:
+        server.wait_for("Built ")
+        for index in range(count):
+            for kind in results:
+                post = posts[(index * 7919 + len(originals) * 104729) % len(posts)]
+                original = originals.setdefault(post, post.read_bytes())
+                text = post.read_text()
+                if kind == "text":
+                    text += f"\nEdited for the benchmark ({index}).\n"
+                elif kind == "title":
+                    text = re.sub(r'^title: .*$', f'title: "Retitled for the benchmark {index}"', text, count=1,
+                                  flags=re.M)
+                else:
+                    text = re.sub(r'^tags:\n', f'tags:\n  - "benchmark edit {index}"\n', text, count=1, flags=re.M)
+                time.sleep(0.6)
+                saved = time.monotonic()
+                post.write_text(text)
+                at, line = server.wait_for("Rebuilt in ")
+                match = re.match(r"Rebuilt in (\d+) ms \((\d+) of", line)
+                if not match:
+                    sys.exit(f"error: a full rebuild after a {kind} edit: {line}")
+                results[kind].append((float(match.group(1)), (at - saved) * 1000, int(match.group(2))))
+    finally:
+        server.stop()
+        for post, original in originals.items():
+            post.write_bytes(original)
+    return results
+
+
 def median(rows, column):
     return statistics.median(row[column] for row in rows)
 
@@ -51,6 +128,7 @@ def main():
     parser.add_argument("--bench-dir", default=str(ROOT.parent / "shared/bench"),
                         help="the folder with gen_corpus.py and run_hugo.sh")
     parser.add_argument("--no-hugo", action="store_true", help="time Tagflow only")
+    parser.add_argument("--serve-edits", type=int, default=10, help="edits of each kind under `tagflow serve`")
     args = parser.parse_args()
 
     tagflow = pathlib.Path(args.tagflow)
@@ -95,6 +173,8 @@ def main():
         post.write_bytes(original)
         run([str(tagflow), "build", str(corpus), "--output", str(tagflow_out), "--quiet"])
 
+    served = serve_edits(tagflow, corpus, args.serve_edits) if args.serve_edits > 0 else {}
+
     print()
     print(f"{args.posts} posts, {args.runs} runs each, medians (wall and CPU in s, peak memory in MiB)")
     print(f"{'':34} {'wall':>8} {'cpu':>8} {'peak':>8}")
@@ -104,6 +184,13 @@ def main():
     rows += [("tagflow, nothing changed", unchanged), ("tagflow, one post edited", edited)]
     for name, data in rows:
         print(f"{name:34} {median(data, 0):8.3f} {median(data, 1):8.3f} {median(data, 2):8.1f}")
+    if served:
+        print()
+        print(f"tagflow serve, {args.serve_edits} edits of each kind, medians (ms), files rewritten")
+        print(f"{'':34} {'rebuild':>8} {'save→done':>10} {'files':>6}")
+        for kind, data in served.items():
+            print(f"{'edit of a post’s ' + kind:34} {median(data, 0):8.0f} {median(data, 1):10.0f} "
+                  f"{median(data, 2):6.0f}")
     if hugo:
         print()
         print(f"tagflow / hugo: wall {median(full, 0) / median(hugo_rows, 0):.3f}, "

@@ -59,6 +59,18 @@ public actor IncrementalBuilder {
         var otherFiles: (count: Int, html: Int, bytes: Int)
         /// False once a write failed part way: the folder is then part old, part new.
         var isUsable = true
+        /// The diagnostics of the files that have any, by path.
+        var fileDiagnostics: [String: [Diagnostic]] = [:]
+        /// Files that could not be read as a post or page.
+        var brokenFiles: Set<String> = []
+
+        /// Records a file as read now (`nil`: it is gone).
+        mutating func update(_ path: String, _ file: ContentLoader.LoadedFile?) {
+            files[path] = file
+            let diagnostics = file?.content.diagnostics ?? []
+            fileDiagnostics[path] = diagnostics.isEmpty ? nil : diagnostics
+            if case .failed? = file?.content { brokenFiles.insert(path) } else { brokenFiles.remove(path) }
+        }
     }
 
     private struct Planned: Sendable {
@@ -149,6 +161,7 @@ public actor IncrementalBuilder {
                 written.files - pages.count + context.staticFiles.count, written.pages - pageHTML,
                 written.bytes - pageBytes
             ))
+        for file in files { state?.update(file.path, file) }
         return BuildReport(
             output: output, pageCount: written.pages, fileCount: written.files + context.staticFiles.count,
             byteCount: written.bytes, postCount: site.posts.count, tagCount: site.taxonomy.tags.count,
@@ -211,22 +224,22 @@ public actor IncrementalBuilder {
         let replacements = inPlaceEdits(zip(kinds.map(\.path), reread), state)
         // The table follows the files even when this rebuild fails, so that the next one starts
         // from the files as they are.
-        for (planned, file) in zip(kinds, reread) { state.files[planned.path] = file }
+        for (planned, file) in zip(kinds, reread) { state.update(planned.path, file) }
         var context = state.context
         let contentSeconds = (ContinuousClock.now - start).seconds
 
-        let taxonomyStart = ContinuousClock.now
-        var renderer: SiteRenderer
-        var plan: [Planned]
+        let assembleStart = ContinuousClock.now
+        let renderer: SiteRenderer
+        let plan: [Planned]
+        var gone: Set<String> = []
         if let replacements {
             // Same order, same tags: the site keeps its shape, and only the edited posts' pages and
             // the lists that show them can change.
-            context.diagnostics += state.listingDiagnostics
-            for file in state.files.values { context.diagnostics += file.content.diagnostics }
-            context.diagnostics += state.assemblyDiagnostics
+            context.diagnostics += state.listingDiagnostics + state.fileDiagnostics.values.joined()
+                + state.assemblyDiagnostics
             renderer = state.renderer.replacing(replacements)
-            inPlaceRebuildCount += 1
             plan = state.plan.map { Planned(job: $0.job, path: $0.path, key: renderer.key(of: $0.job)) }
+            inPlaceRebuildCount += 1
         } else {
             let files = state.files.values.sorted { $0.path < $1.path }
             let content = ContentLoader.Result(files: files, listingDiagnostics: state.listingDiagnostics)
@@ -235,21 +248,27 @@ public actor IncrementalBuilder {
             renderer = await SiteRenderer(site: site, theme: theme, hooks: context.plugins)
                 .prepared(digests: Self.digests(of: site, state.files), reusing: state.renderer)
             plan = Self.plan(renderer)
+            let paths = Set(plan.map(\.path))
+            gone = Set(state.pages.keys).subtracting(paths)
+            // A page that appears or disappears where a static file lives: which of them wins is
+            // the full build's decision.
+            let appeared = paths.subtracting(state.pages.keys)
+            guard appeared.isDisjoint(with: state.staticPaths), gone.isDisjoint(with: state.staticPaths) else {
+                return nil
+            }
             state.assemblyDiagnostics = assemblyDiagnostics
             state.postIndices = Self.postIndices(site)
         }
-        let taxonomySeconds = (ContinuousClock.now - taxonomyStart).seconds
+        let assembleSeconds = (ContinuousClock.now - assembleStart).seconds
 
         let renderStart = ContinuousClock.now
-        let paths = Set(plan.map(\.path))
-        let gone = Set(state.pages.keys).subtracting(paths)
-        // A page that appears or disappears where a static file lives: which of them wins is the
-        // full build's decision.
-        let appeared = paths.subtracting(state.pages.keys)
-        guard appeared.isDisjoint(with: state.staticPaths), gone.isDisjoint(with: state.staticPaths) else {
-            return nil
+        let stale: [Planned]
+        if replacements != nil {
+            // The same jobs in the same order: compare with the keys written.
+            stale = zip(plan, state.plan).filter { new, old in new.key == nil || new.key != old.key }.map(\.0)
+        } else {
+            stale = plan.filter { planned in planned.key == nil || state.pages[planned.path]?.key != planned.key }
         }
-        let stale = plan.filter { planned in planned.key == nil || state.pages[planned.path]?.key != planned.key }
         let pageRenderer = renderer
         let rendered = await ParallelMap.map(stale.map(\.job)) { pageRenderer.render($0) }
         context.diagnostics += rendered.flatMap(\.diagnostics) + state.staticWarnings
@@ -289,7 +308,7 @@ public actor IncrementalBuilder {
             postCount: renderer.site.posts.count, tagCount: renderer.site.taxonomy.tags.count,
             warnings: context.diagnostics.filter { $0.severity == .warning }.sortedForDisplay(),
             timings: [
-                ("content", contentSeconds), ("taxonomy", taxonomySeconds), ("render", renderSeconds),
+                ("content", contentSeconds), ("assemble", assembleSeconds), ("render", renderSeconds),
                 ("write", writeSeconds),
             ],
             seconds: (ContinuousClock.now - start).seconds)
@@ -317,10 +336,7 @@ public actor IncrementalBuilder {
             }
         }
         // Another file still broken: the full assembly reports it.
-        let changed = Set(changes.map(\.0))
-        for (path, file) in state.files where !changed.contains(path) {
-            if case .failed = file.content { return nil }
-        }
+        guard state.brokenFiles.isSubset(of: changes.map(\.0)) else { return nil }
         return replacements
     }
 
