@@ -91,7 +91,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// `  config 1 ms · content 3 ms · render 9 ms · write 2 ms`.
     static func timingsLine(_ report: BuildReport) -> String {
-        "  " + report.timings.map { "\($0.step) \(String(format: "%.1f", $0.seconds * 1000)) ms" }.joined(separator: " · ")
+        "  "
+            + report.timings.map { "\($0.step) \(String(format: "%.1f", $0.seconds * 1000)) ms" }.joined(
+                separator: " · ")
     }
 
     static func summary(of changes: ChangeSet) -> String {

@@ -86,10 +86,66 @@ import Testing
 }
 
 @Suite struct SiteWatcherTests {
-    func watcher(_ fixture: SiteFixture) -> SiteWatcher {
+    func watcher(_ fixture: SiteFixture, notifications: Bool = true) -> SiteWatcher {
         SiteWatcher(
             root: fixture.site, ignoring: ["_site"], interval: .milliseconds(20), quietPeriod: .milliseconds(60),
-            maximumDelay: .seconds(1))
+            maximumDelay: .seconds(1), usesNotifications: notifications)
+    }
+
+    /// Each kind of change, seen through ``SiteWatcher/nextChanges(after:)``: with the kernel's
+    /// notices (Linux) only the touched paths are looked at again, so each must be handled.
+    @Test(arguments: [true, false])
+    func nextChangesSeesEveryKindOfChange(notifications: Bool) async throws {
+        let fixture = try SiteFixture(
+            "-- site.yml --\ntitle: T\n-- posts/a.md --\nA\n-- posts/b.md --\nB\n-- posts/old/c.md --\nC\n")
+        defer { fixture.remove() }
+        let watcher = watcher(fixture, notifications: notifications)
+        #if os(Linux)
+            #expect(watcher.hasNotifications == notifications)
+        #endif
+        var snapshot = watcher.snapshot()
+        func next(_ change: @escaping @Sendable () throws -> Void) async throws -> ChangeSet {
+            let changer = Task {
+                try await Task.sleep(for: .milliseconds(30))
+                try change()
+            }
+            let (changes, latest) = try await watcher.nextChanges(after: snapshot)
+            try await changer.value
+            snapshot = latest
+            #expect(latest == watcher.snapshot(), "the snapshot kept up with the files")
+            return changes
+        }
+        let site = fixture.site
+        #expect(
+            try await next { try fixture.write("posts/a.md", "A, edited\n") } == ChangeSet(modified: ["posts/a.md"]))
+        #expect(
+            try await next {
+                let temporary = site.appendingPathComponent("posts/.b.md.swp")
+                try Data("Z\n".utf8).write(to: temporary)
+                _ = rename(temporary.path, site.appendingPathComponent("posts/b.md").path)
+            } == ChangeSet(modified: ["posts/b.md"]))
+        #expect(
+            try await next { try fixture.write("posts/2025/new/d.md", "D\n") }
+                == ChangeSet(added: ["posts/2025/new/d.md"]))
+        // A file in the folder made a moment ago is seen too: the new folder is watched.
+        #expect(
+            try await next { try fixture.write("posts/2025/new/e.md", "E\n") }
+                == ChangeSet(added: ["posts/2025/new/e.md"]))
+        #expect(
+            try await next { try FileManager.default.removeItem(at: site.appendingPathComponent("posts/old")) }
+                == ChangeSet(removed: ["posts/old/c.md"]))
+        #expect(
+            try await next {
+                try FileManager.default.moveItem(
+                    at: site.appendingPathComponent("posts/2025"), to: site.appendingPathComponent("posts/2026"))
+            }
+                == ChangeSet(
+                    added: ["posts/2026/new/d.md", "posts/2026/new/e.md"],
+                    removed: ["posts/2025/new/d.md", "posts/2025/new/e.md"]))
+        #expect(
+            try await next {
+                try fixture.write(".hidden", "x"); try fixture.write("site.yml", "title: U\n")
+            } == ChangeSet(modified: ["site.yml"]))
     }
 
     @Test func seesEditsSaveByRenameDeletesAndNewFolders() async throws {
@@ -119,10 +175,11 @@ import Testing
         #expect(Set(watcher(fixture).snapshot().files.keys) == ["site.yml"])
     }
 
-    @Test func aBurstOfSavesIsOneChange() async throws {
+    @Test(arguments: [true, false])
+    func aBurstOfSavesIsOneChange(notifications: Bool) async throws {
         let fixture = try SiteFixture("-- site.yml --\ntitle: T\n")
         defer { fixture.remove() }
-        var watcher = watcher(fixture)
+        var watcher = watcher(fixture, notifications: notifications)
         watcher.quietPeriod = .milliseconds(300)
         let start = watcher.snapshot()
         let writer = Task {

@@ -235,7 +235,8 @@ public actor IncrementalBuilder {
         if let replacements {
             // Same order, same tags: the site keeps its shape, and only the edited posts' pages and
             // the lists that show them can change.
-            context.diagnostics += state.listingDiagnostics + state.fileDiagnostics.values.joined()
+            context.diagnostics +=
+                state.listingDiagnostics + state.fileDiagnostics.values.joined()
                 + state.assemblyDiagnostics
             renderer = state.renderer.replacing(replacements)
             plan = state.plan.map { Planned(job: $0.job, path: $0.path, key: renderer.key(of: $0.job)) }
@@ -324,7 +325,8 @@ public actor IncrementalBuilder {
     ) -> [Int: (post: Post, digest: Digest)]? {
         var replacements: [Int: (post: Post, digest: Digest)] = [:]
         for (path, file) in changes {
-            guard case .post(let post, let warnings)? = file?.content, !warnings.contains(where: { $0.severity == .error }),
+            guard case .post(let post, let warnings)? = file?.content,
+                !warnings.contains(where: { $0.severity == .error }),
                 case .post(let old, _)? = state.files[path]?.content, let file,
                 post.slug == old.slug, post.date == old.date, post.tags == old.tags, post.isDraft == old.isDraft,
                 post.tagsLocation == old.tagsLocation

@@ -87,18 +87,27 @@ package struct SiteWatcher: Sendable {
     package var quietPeriod: Duration
     /// The longest wait for quiet after the first change.
     package var maximumDelay: Duration
+    /// The kernel's change notices, where there are any (Linux): with them the watcher waits
+    /// without polling and then looks only at the paths that changed; every ``interval`` × 8 it
+    /// still looks at every file, for file systems that send no notices.
+    private let events: FileEvents?
 
     /// Creates a watcher.
     package init(
         root: URL, ignoring ignoredFolders: Set<String> = [], interval: Duration = .milliseconds(250),
-        quietPeriod: Duration = .milliseconds(150), maximumDelay: Duration = .seconds(2)
+        quietPeriod: Duration = .milliseconds(150), maximumDelay: Duration = .seconds(2),
+        usesNotifications: Bool = true
     ) {
         self.root = root.standardizedFileURL
         self.ignoredFolders = ignoredFolders
         self.interval = interval
         self.quietPeriod = quietPeriod
         self.maximumDelay = maximumDelay
+        events = usesNotifications ? FileEvents() : nil
     }
+
+    /// Whether the kernel tells this watcher of changes (otherwise it polls).
+    package var hasNotifications: Bool { events != nil }
 
     /// Every watched file now.
     ///
@@ -120,9 +129,11 @@ package struct SiteWatcher: Sendable {
     ) {
         var info = stat()
         guard stat(path, &info) == 0,
-            visited.insert(FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted,
-            let names = try? FileManager.default.contentsOfDirectory(atPath: path)
+            visited.insert(FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted
         else { return }
+        // Watched before it is listed, so that a file made in between is not missed.
+        events?.watch(folder: path, as: relative)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
         for name in names where !Self.isIgnoredName(name) {
             let childRelative = relative.isEmpty ? name : "\(relative)/\(name)"
             if ignoredFolders.contains(childRelative) { continue }
@@ -133,18 +144,54 @@ package struct SiteWatcher: Sendable {
             case S_IFDIR:
                 walk(childPath, relative: childRelative, visited: &visited, into: &files)
             case S_IFREG:
-                #if canImport(Darwin)
-                    let time = info.st_mtimespec
-                #else
-                    let time = info.st_mtim
-                #endif
-                files[childRelative] = FileStamp(
-                    device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                    modified: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+                files[childRelative] = Self.stamp(info)
             default:
                 continue
             }
         }
+    }
+
+    private static func stamp(_ info: stat) -> FileStamp {
+        #if canImport(Darwin)
+            let time = info.st_mtimespec
+        #else
+            let time = info.st_mtim
+        #endif
+        return FileStamp(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modified: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+    }
+
+    /// `snapshot` with only `paths` looked at again: a file's stamp, a folder's whole tree, or
+    /// their removal.
+    func refreshed(_ snapshot: SiteSnapshot, paths: Set<String>) -> SiteSnapshot {
+        var files = snapshot.files
+        func removeTree(_ path: String) {
+            files[path] = nil
+            let prefix = path + "/"
+            for key in files.keys where key.hasPrefix(prefix) { files[key] = nil }
+        }
+        for path in paths.sorted() where !path.isEmpty {
+            if path.split(separator: "/").contains(where: { Self.isIgnoredName(String($0)) }) { continue }
+            if ignoredFolders.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) { continue }
+            let absolute = root.path + "/" + path
+            var info = stat()
+            guard stat(absolute, &info) == 0 else {
+                removeTree(path)
+                continue
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                files[path] = Self.stamp(info)
+            case S_IFDIR:
+                removeTree(path)
+                var visited = Set<FolderID>()
+                walk(absolute, relative: path, visited: &visited, into: &files)
+            default:
+                removeTree(path)
+            }
+        }
+        return SiteSnapshot(files: files)
     }
 
     /// Whether a file or folder name is never part of a site: hidden files and editor leftovers.
@@ -158,6 +205,7 @@ package struct SiteWatcher: Sendable {
     /// - Returns: The changes since `snapshot`, and the snapshot they lead to.
     /// - Throws: `CancellationError` when the task is cancelled.
     package func nextChanges(after snapshot: SiteSnapshot) async throws -> (ChangeSet, SiteSnapshot) {
+        if let events { return try await nextChanges(after: snapshot, events: events) }
         var latest = snapshot
         while true {
             try await Task.sleep(for: interval)
@@ -176,6 +224,41 @@ package struct SiteWatcher: Sendable {
             // A file changed and changed back: nothing to rebuild; keep watching.
             return try await nextChanges(after: latest)
         }
+        return (changes, latest)
+    }
+
+    private func nextChanges(after snapshot: SiteSnapshot, events: FileEvents) async throws -> (ChangeSet, SiteSnapshot)
+    {
+        var touched = Set<String>()
+        var looksAtEverything = false
+        waiting: while true {
+            switch try await events.next(timeout: interval * 8) {
+            case .paths(let paths):
+                touched = paths
+                break waiting
+            case .lost:
+                looksAtEverything = true
+                break waiting
+            case .none:
+                // No notices for a while: make sure (some file systems send none).
+                if self.snapshot() != snapshot {
+                    looksAtEverything = true
+                    break waiting
+                }
+            }
+        }
+        // Then until the files stay quiet, so that a burst of saves is one change.
+        let deadline = ContinuousClock.now + maximumDelay
+        quiet: while ContinuousClock.now < deadline {
+            switch try await events.next(timeout: quietPeriod) {
+            case .paths(let paths): touched.formUnion(paths)
+            case .lost: looksAtEverything = true
+            case .none: break quiet
+            }
+        }
+        let latest = looksAtEverything ? self.snapshot() : refreshed(snapshot, paths: touched)
+        let changes = latest.changes(since: snapshot)
+        if changes.isEmpty { return try await nextChanges(after: latest, events: events) }
         return (changes, latest)
     }
 }

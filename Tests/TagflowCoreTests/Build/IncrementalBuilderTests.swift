@@ -99,8 +99,10 @@ import Testing
             let path = paths[Int.random(in: 0..<paths.count, using: &generator)]
             var post = blog.posts[path]!
             var changed: Set<String> = [path]
-            let kind = ["body", "title", "date", "add tag", "drop tag", "respell tag", "new post", "delete post",
-                "draft", "slug", "page", "new page"][step % 12]
+            let kind = [
+                "body", "title", "date", "add tag", "drop tag", "respell tag", "new post", "delete post",
+                "draft", "slug", "page", "new page",
+            ][step % 12]
             switch kind {
             case "body": post.body += " More \(step)."
             case "title": post.title = "Retitled \(step)"
@@ -116,7 +118,8 @@ import Testing
             case "new post":
                 changed = [
                     try blog.add(
-                        Blog.Post(title: "New \(step)", date: "2024-05-0\(1 + step % 9)", tags: ["Swift", "New"],
+                        Blog.Post(
+                            title: "New \(step)", date: "2024-05-0\(1 + step % 9)", tags: ["Swift", "New"],
                             body: "New."))
                 ]
             case "delete post":
@@ -174,8 +177,9 @@ import Testing
         let report = try await Self.rebuilt(builder, ["posts/p1.md"])
         #expect(report.rewrittenFileCount != nil)
         #expect(folderContents(blog.output) == (try await blog.fullBuild()))
-        #expect(try String(contentsOf: blog.output.appendingPathComponent("posts/p2/index.html"), encoding: .utf8)
-            .contains("Edited while broken"))
+        #expect(
+            try String(contentsOf: blog.output.appendingPathComponent("posts/p2/index.html"), encoding: .utf8)
+                .contains("Edited while broken"))
     }
 
     @Test func changesOutsidePostsAndPagesRebuildEverything() async throws {
