@@ -24,6 +24,10 @@ struct PageKeys: Sendable {
     var summaries: [Digest]
     /// Each tag's related tags, in order.
     var related: [Digest]
+    /// Each tag's related tags as the plugin drew them, when it draws them.
+    var drawnRelated: [Digest]?
+    /// The home page's cloud as the plugin drew it, when it draws one.
+    var drawnHomeCloud: Digest?
 
     init(
         site: Site, tagLinks: [TagLink], postTagIndices: [[Int]], relatedTags: [[Int]], content: ContentDigests
@@ -59,6 +63,12 @@ struct PageKeys: Sendable {
             for tag in tags { digest.update(linkDigests[tag]) }
             return digest
         }
+    }
+
+    static func digest(of html: String?) -> Digest {
+        var digest = Digest()
+        if let html { digest.update(html) } else { digest.update(0) }
+        return digest
     }
 
     /// What lists show of a post: the post itself and its tags' links.
@@ -105,7 +115,7 @@ extension SiteRenderer {
         case .home(let pagination):
             add(1, pagination)
             for index in pagination.range { digest.update(keys.summaries[index]) }
-            if pagination.page == 1 { digest.update(keys.allTags) }
+            if pagination.page == 1 { digest.update(keys.drawnHomeCloud ?? keys.allTags) }
         case .post(let index):
             add(2)
             digest.update(keys.content.posts[index])
@@ -127,7 +137,7 @@ extension SiteRenderer {
         case .tag(let index, let pagination):
             add(5, pagination)
             digest.update(keys.tagLinks[index])
-            digest.update(keys.related[index])
+            digest.update(keys.drawnRelated?[index] ?? keys.related[index])
             let posts = site.taxonomy.tags[index].postIndices
             for position in pagination.range { digest.update(keys.summaries[posts[position]]) }
         case .notFound:

@@ -165,6 +165,10 @@ struct SiteRenderer: Sendable {
             if let key = keys?.related[index], let html = reuse?.related[key] { return html }
             return lists.html(for: related[index].map { links[$0] }, role: .related(current: tags[index].key))
         }
+        // A tag page shows its related tags as drawn: cut to `chips.related_limit`, a list that
+        // changed past the limit draws the same block.
+        renderer.keys?.drawnRelated = renderer.relatedHTML.map(PageKeys.digest(of:))
+        renderer.keys?.drawnHomeCloud = PageKeys.digest(of: renderer.homeCloudHTML)
         return renderer
     }
 

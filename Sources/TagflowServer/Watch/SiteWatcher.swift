@@ -95,7 +95,7 @@ package struct SiteWatcher: Sendable {
     /// Creates a watcher.
     package init(
         root: URL, ignoring ignoredFolders: Set<String> = [], interval: Duration = .milliseconds(250),
-        quietPeriod: Duration = .milliseconds(150), maximumDelay: Duration = .seconds(2),
+        quietPeriod: Duration = .milliseconds(50), maximumDelay: Duration = .seconds(2),
         usesNotifications: Bool = true
     ) {
         self.root = root.standardizedFileURL
