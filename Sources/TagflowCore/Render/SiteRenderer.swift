@@ -125,6 +125,7 @@ struct SiteRenderer: Sendable {
     ///     ``key(of:)``.
     ///   - previous: A renderer of an earlier version of the site, prepared with digests: the
     ///     summaries and tag lists whose inputs did not change are taken from it.
+    /// - Returns: The renderer, ready to render pages.
     func prepared(digests: ContentDigests? = nil, reusing previous: SiteRenderer? = nil) async -> SiteRenderer {
         var renderer = self
         let taxonomy = site.taxonomy
@@ -176,6 +177,7 @@ struct SiteRenderer: Sendable {
     /// tags: the same slug, date, tags and draft flag (the taxonomy and the order stay).
     ///
     /// - Parameter posts: Index in ``Site/posts`` → the new post and its source file's digest.
+    /// - Returns: The renderer of the edited site, with those posts' summaries and keys made again.
     func replacing(_ posts: [Int: (post: Post, digest: Digest)]) -> SiteRenderer {
         var renderer = self
         for (index, replacement) in posts {
