@@ -59,6 +59,9 @@ public actor IncrementalBuilder {
         var otherFiles: (count: Int, html: Int, bytes: Int)
         /// False once a write failed part way: the folder is then part old, part new.
         var isUsable = true
+        /// True after a failed rebuild: the files table then holds versions the renderer has not
+        /// seen, so the next rebuild assembles the site again instead of replacing posts in place.
+        var needsAssembly = false
         /// The diagnostics of the files that have any, by path.
         var fileDiagnostics: [String: [Diagnostic]] = [:]
         /// Files that could not be read as a post or page.
@@ -97,7 +100,9 @@ public actor IncrementalBuilder {
             let outcome: Result<BuildReport?, BuildFailure>
             do throws(BuildFailure) {
                 outcome = .success(try await rebuild(changedPaths, &current))
+                if case .success(_?) = outcome { current.needsAssembly = false }
             } catch {
+                current.needsAssembly = true
                 outcome = .failure(error)
             }
             state = current.isUsable ? current : nil
@@ -221,7 +226,7 @@ public actor IncrementalBuilder {
         let reread = await ParallelMap.map(kinds) { path, kind in
             Self.isFile(loader.siteRoot.appendingPathComponent(path).path) ? loader.loadFile(path, kind: kind) : nil
         }
-        let replacements = inPlaceEdits(zip(kinds.map(\.path), reread), state)
+        let replacements = state.needsAssembly ? nil : inPlaceEdits(zip(kinds.map(\.path), reread), state)
         // The table follows the files even when this rebuild fails, so that the next one starts
         // from the files as they are.
         for (planned, file) in zip(kinds, reread) { state.update(planned.path, file) }
@@ -232,6 +237,7 @@ public actor IncrementalBuilder {
         let renderer: SiteRenderer
         let plan: [Planned]
         var gone: Set<String> = []
+        var assembled: (diagnostics: [Diagnostic], postIndices: [String: Int])?
         if let replacements {
             // Same order, same tags: the site keeps its shape, and only the edited posts' pages and
             // the lists that show them can change.
@@ -242,6 +248,12 @@ public actor IncrementalBuilder {
             plan = state.plan.map { Planned(job: $0.job, path: $0.path, key: renderer.key(of: $0.job)) }
             inPlaceRebuildCount += 1
         } else {
+            // The listing is read again: it must name the files the table holds (a folder reached
+            // through a link that broke, say, is news only to a full build).
+            let listing = state.loader.listing()
+            guard listing.files.count == state.files.count, listing.files.allSatisfy({ state.files[$0.0] != nil })
+            else { return nil }
+            state.listingDiagnostics = listing.diagnostics
             let files = state.files.values.sorted { $0.path < $1.path }
             let content = ContentLoader.Result(files: files, listingDiagnostics: state.listingDiagnostics)
             let (site, assemblyDiagnostics) = try assemble(content, &context)
@@ -257,8 +269,7 @@ public actor IncrementalBuilder {
             guard appeared.isDisjoint(with: state.staticPaths), gone.isDisjoint(with: state.staticPaths) else {
                 return nil
             }
-            state.assemblyDiagnostics = assemblyDiagnostics
-            state.postIndices = Self.postIndices(site)
+            assembled = (assemblyDiagnostics, Self.postIndices(site))
         }
         let assembleSeconds = (ContinuousClock.now - assembleStart).seconds
 
@@ -299,6 +310,10 @@ public actor IncrementalBuilder {
         }
         state.renderer = renderer
         state.plan = plan
+        if let assembled {
+            state.assemblyDiagnostics = assembled.diagnostics
+            state.postIndices = assembled.postIndices
+        }
         let writeSeconds = (ContinuousClock.now - writeStart).seconds
 
         let pageHTML = state.pages.keys.filter { $0.hasSuffix(".html") }.count
@@ -326,12 +341,16 @@ public actor IncrementalBuilder {
         var replacements: [Int: (post: Post, digest: Digest)] = [:]
         for (path, file) in changes {
             guard case .post(let post, let warnings)? = file?.content,
-                !warnings.contains(where: { $0.severity == .error }),
-                case .post(let old, _)? = state.files[path]?.content, let file,
-                post.slug == old.slug, post.date == old.date, post.tags == old.tags, post.isDraft == old.isDraft,
-                post.tagsLocation == old.tagsLocation
+                !warnings.contains(where: { $0.severity == .error }), let file,
+                case .post(let known, _)? = state.files[path]?.content
             else { return nil }
-            if let index = state.postIndices[path] {
+            // Compared with the version the pages were rendered from.
+            let index = state.postIndices[path]
+            let old = index.map { state.renderer.site.posts[$0] } ?? known
+            guard old.sourcePath == path, post.slug == old.slug, post.date == old.date, post.tags == old.tags,
+                post.isDraft == old.isDraft, post.tagsLocation == old.tagsLocation
+            else { return nil }
+            if let index {
                 replacements[index] = (post, file.digest)
             } else if !post.isDraft || options.includeDrafts {
                 return nil

@@ -139,7 +139,10 @@ struct OutputWriter: Sendable {
         let path = folder.path + "/" + file.path
         let slash = path.lastIndex(of: "/") ?? path.startIndex
         let temporary = String(path[..<slash]) + "/.tagflow-new-" + path[path.index(after: slash)...]
-        if let failure = writeMakingFolders(temporary, file.contents) { return failure }
+        if let failure = writeMakingFolders(temporary, file.contents) {
+            unlink(temporary)
+            return failure
+        }
         guard rename(temporary, path) == 0 else {
             let failure = CocoaError(
                 .fileWriteUnknown,

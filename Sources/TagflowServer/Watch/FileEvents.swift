@@ -56,8 +56,9 @@ final class FileEvents: Sendable {
         /// Waits up to `timeout` for changes.
         func next(timeout: Duration) async throws -> News {
             let deadline = ContinuousClock.now + timeout
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
-                guard let paths = read() else { return .lost }
+                guard let paths = read(into: &buffer) else { return .lost }
                 if !paths.isEmpty { return .paths(paths) }
                 if ContinuousClock.now >= deadline { return .none }
                 // A short sleep between non-blocking reads: cheap, cancellable, and quick enough
@@ -68,9 +69,8 @@ final class FileEvents: Sendable {
 
         /// Reads the waiting notices: the paths they touched, an empty set for none, `nil` when
         /// some were lost.
-        private func read() -> Set<String>? {
+        private func read(into buffer: inout [UInt8]) -> Set<String>? {
             var paths = Set<String>()
-            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
                 let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0 {

@@ -205,7 +205,22 @@ package struct SiteWatcher: Sendable {
     /// - Returns: The changes since `snapshot`, and the snapshot they lead to.
     /// - Throws: `CancellationError` when the task is cancelled.
     package func nextChanges(after snapshot: SiteSnapshot) async throws -> (ChangeSet, SiteSnapshot) {
-        if let events { return try await nextChanges(after: snapshot, events: events) }
+        // A file changed and changed back (or only ignored files changed): nothing to rebuild;
+        // keep watching.
+        var snapshot = snapshot
+        while true {
+            let latest =
+                if let events { try await nextLook(after: snapshot, events: events) } else {
+                    try await nextLook(after: snapshot)
+                }
+            let changes = latest.changes(since: snapshot)
+            if !changes.isEmpty { return (changes, latest) }
+            snapshot = latest
+        }
+    }
+
+    /// Polls until the files differ from `snapshot` and then stay quiet; returns them then.
+    private func nextLook(after snapshot: SiteSnapshot) async throws -> SiteSnapshot {
         var latest = snapshot
         while true {
             try await Task.sleep(for: interval)
@@ -219,16 +234,12 @@ package struct SiteWatcher: Sendable {
             if next == latest { break }
             latest = next
         }
-        let changes = latest.changes(since: snapshot)
-        if changes.isEmpty {
-            // A file changed and changed back: nothing to rebuild; keep watching.
-            return try await nextChanges(after: latest)
-        }
-        return (changes, latest)
+        return latest
     }
 
-    private func nextChanges(after snapshot: SiteSnapshot, events: FileEvents) async throws -> (ChangeSet, SiteSnapshot)
-    {
+    /// Waits for the kernel's notices, then for quiet; returns the files then, looking again only
+    /// at the paths the notices named.
+    private func nextLook(after snapshot: SiteSnapshot, events: FileEvents) async throws -> SiteSnapshot {
         var touched = Set<String>()
         var looksAtEverything = false
         waiting: while true {
@@ -256,9 +267,6 @@ package struct SiteWatcher: Sendable {
             case .none: break quiet
             }
         }
-        let latest = looksAtEverything ? self.snapshot() : refreshed(snapshot, paths: touched)
-        let changes = latest.changes(since: snapshot)
-        if changes.isEmpty { return try await nextChanges(after: latest, events: events) }
-        return (changes, latest)
+        return looksAtEverything ? self.snapshot() : refreshed(snapshot, paths: touched)
     }
 }

@@ -182,6 +182,48 @@ import Testing
                 .contains("Edited while broken"))
     }
 
+    /// A failed rebuild leaves files the pages were not rendered from: the next rebuild must not
+    /// replace posts in place from them (a duplicate slug once crashed it; a broken block was lost).
+    @Test func aFailedRebuildIsNotForgottenByTheNextOne() async throws {
+        let blog = try Blog()
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
+        _ = try await Self.rebuilt(builder, nil)
+        let good = folderContents(blog.output)
+
+        // p1 takes p2's URL: an error, and still one after a body-only edit of p1.
+        blog.posts["posts/p1.md"]?.slug = "p2"
+        try blog.save("posts/p1.md")
+        #expect(
+            await builder.build(changedPaths: ["posts/p1.md"]).failure?.description.contains("also the slug") == true)
+        blog.posts["posts/p1.md"]?.body += " Edited."
+        try blog.save("posts/p1.md")
+        #expect(
+            await builder.build(changedPaths: ["posts/p1.md"]).failure?.description.contains("also the slug") == true)
+        #expect(folderContents(blog.output) == good)
+        blog.posts["posts/p1.md"]?.slug = nil
+        try blog.save("posts/p1.md")
+        _ = try await Self.rebuilt(builder, ["posts/p1.md"])
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+
+        // A block that fails to render, then an edit of another post: still the same error.
+        blog.posts["posts/p5.md"]?.body = "```chips\n -> /nowhere/\n```"
+        try blog.save("posts/p5.md")
+        #expect(await builder.build(changedPaths: ["posts/p5.md"]).failure?.description.contains("chips block") == true)
+        blog.posts["posts/p6.md"]?.body += " Edited."
+        try blog.save("posts/p6.md")
+        #expect(await builder.build(changedPaths: ["posts/p6.md"]).failure?.description.contains("chips block") == true)
+
+        // A new post with a broken block, fixed: the pages are a full build's.
+        blog.posts["posts/p5.md"]?.body = "Fixed."
+        try blog.save("posts/p5.md")
+        let added = try blog.add(Blog.Post(title: "Newest", date: "2025-01-01", tags: ["Swift"], body: "```chips\n```"))
+        #expect(await builder.build(changedPaths: ["posts/p5.md", added]).failure != nil)
+        blog.posts[added]?.body = "```chips\nSwift\n```"
+        try blog.save(added)
+        _ = try await Self.rebuilt(builder, [added])
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+    }
+
     @Test func changesOutsidePostsAndPagesRebuildEverything() async throws {
         let blog = try Blog()
         let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
