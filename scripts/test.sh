@@ -34,11 +34,12 @@ LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
     swift test --skip-build --sanitize=address --scratch-path .build-asan --filter TagflowMarkdownTests
 
 step "parallel build under ThreadSanitizer"
-# The parse lock, the parallel loader and renderer, and whole builds. TSan cannot see inside
+# The parse lock, the parallel loader and renderer, whole builds, the preview's incremental
+# rebuilds and its file watcher. TSan cannot see inside
 # cmark-gfm and libyaml (not instrumented), so races inside the C libraries are out of its reach;
 # ConcurrentParseTests checks the cmark-gfm one by its effect (lost autolinks).
 swift test --sanitize=thread --scratch-path .build-tsan \
-    --filter "ConcurrentParseTests|SiteBuilderTests|DeterminismTests"
+    --filter "ConcurrentParseTests|SiteBuilderTests|DeterminismTests|IncrementalBuilderTests|SiteWatcherTests"
 
 step "fuzzing (${FUZZ_SECONDS:-30} s per target)"
 scripts/fuzz.sh "" "${FUZZ_SECONDS:-30}"

@@ -35,6 +35,12 @@ final class FileEvents: Sendable {
         /// Watch descriptor → the site-relative folders it stands for (a folder reached through a
         /// symbolic link has two names).
         private let folders = Mutex<[Int32: Set<String>]>([:])
+        /// Folders the kernel would not watch (the per-user limit, `fs.inotify.max_user_watches`).
+        private let unwatchedFolders = Atomic<Int>(0)
+
+        /// Whether every folder asked for is watched; if not, changes there are found only by
+        /// looking at every file.
+        var watchesEverything: Bool { unwatchedFolders.load(ordering: .relaxed) == 0 }
 
         init?() {
             descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -49,7 +55,10 @@ final class FileEvents: Sendable {
                 IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
                 | IN_DELETE_SELF | IN_MOVE_SELF
             let watch = inotify_add_watch(descriptor, path, UInt32(mask))
-            guard watch >= 0 else { return }
+            guard watch >= 0 else {
+                unwatchedFolders.add(1, ordering: .relaxed)
+                return
+            }
             folders.withLock { _ = $0[watch, default: []].insert(relative) }
         }
 
@@ -107,6 +116,7 @@ final class FileEvents: Sendable {
         }
     #else
         init?() { return nil }
+        var watchesEverything: Bool { false }
         func watch(folder path: String, as relative: String) {}
         func next(timeout: Duration) async throws -> News { .none }
     #endif

@@ -243,7 +243,9 @@ package struct SiteWatcher: Sendable {
         var touched = Set<String>()
         var looksAtEverything = false
         waiting: while true {
-            switch try await events.next(timeout: interval * 8) {
+            // Past the watch limit, some folders send nothing: look at every file as often as
+            // without notices.
+            switch try await events.next(timeout: events.watchesEverything ? interval * 8 : interval) {
             case .paths(let paths):
                 touched = paths
                 break waiting
