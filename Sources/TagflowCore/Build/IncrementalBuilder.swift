@@ -11,10 +11,12 @@ public import Foundation
 ///
 /// After a full build it keeps every post and page it read, with a digest of each source file,
 /// and a key for every page written (``SiteRenderer/key(of:)``). When only Markdown files of
-/// `posts/` and `pages/` changed, it reads just those, assembles the site again, and renders and
-/// rewrites (each file atomically) only the pages whose key changed; it deletes the pages that are
-/// gone. Any other change (settings, templates, static files, fonts) is a full build, as is the
-/// first build and the one after a failed write.
+/// `posts/` and `pages/` changed, it reads just those and renders and rewrites (each file
+/// atomically) only the pages whose key changed; it deletes the pages that are gone. Edited posts
+/// that keep their slug, date, tags and draft flag are swapped into the site as it is; any other
+/// content change assembles the site again (order, taxonomy). Any other change (settings,
+/// templates, static files, fonts) is a full build, as is the first build and the one after a
+/// failed write.
 ///
 /// A failed rebuild leaves the folder as it was; the next one starts from the files as they are
 /// then. Not for publishing: a published site is built whole, into a staging folder swapped in

@@ -65,9 +65,15 @@ struct PageKeys: Sendable {
         }
     }
 
+    /// A drawn block; no block differs from an empty one (templates test for it).
     static func digest(of html: String?) -> Digest {
         var digest = Digest()
-        if let html { digest.update(html) } else { digest.update(0) }
+        if let html {
+            digest.update(1)
+            digest.update(html)
+        } else {
+            digest.update(0)
+        }
         return digest
     }
 
