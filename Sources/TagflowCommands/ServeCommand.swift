@@ -11,7 +11,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Preview a site locally: build, serve, rebuild on change and reload the page.",
         discussion: """
             Builds the site into a private folder (never your output folder), serves it, and watches site.yml, \
-            posts, pages, templates and static files. A change rebuilds the site and reloads open pages. When a \
+            posts, pages, templates and static files. An edit to posts or pages re-renders only the pages it \
+            reaches; any other change rebuilds the whole site. Open pages then reload. When a \
             build fails, the error is printed here and shown at the top of every page, above the last good \
             version; fixing the file recovers by itself. Ctrl-C stops.
             """
