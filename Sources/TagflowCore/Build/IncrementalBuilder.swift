@@ -176,22 +176,16 @@ public actor IncrementalBuilder {
             timings: timings + context.timings, seconds: (ContinuousClock.now - start).seconds)
     }
 
-    /// Makes the site from its files as ``SiteBuilder`` does (drafts, duplicate slugs, sorting,
+    /// Makes the site from its files as a full build does (drafts, duplicate slugs, sorting,
     /// taxonomy), adding every diagnostic to the context.
     ///
     /// - Returns: The site, and the diagnostics of assembling it (not of reading its files).
     private func assemble(_ content: ContentLoader.Result, _ context: inout BuildContext) throws(BuildFailure)
         -> (Site, [Diagnostic])
     {
-        var posts = content.posts
-        if !options.includeDrafts { posts.removeAll { $0.isDraft } }
-        let duplicates = SiteBuilder.duplicateProblems(posts: content.posts, pages: content.pages)
-        context.diagnostics += content.diagnostics + duplicates
-        try context.failIfNeeded()
-        let (site, taxonomyDiagnostics) = Site.assemble(config: context.config, posts: posts, pages: content.pages)
-        context.site = site
-        context.diagnostics += taxonomyDiagnostics
-        try context.failIfNeeded()
+        let duplicates = try SiteBuilder.useContent(content, &context)
+        let taxonomyDiagnostics = try SiteBuilder.assemble(&context)
+        guard let site = context.site else { preconditionFailure("useContent makes the site") }
         return (site, duplicates + taxonomyDiagnostics)
     }
 

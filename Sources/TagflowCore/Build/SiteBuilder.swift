@@ -38,7 +38,7 @@ public struct SiteBuilder: Sendable {
             .step("plugins") { [plugins] context throws(BuildFailure) in try Self.installPlugins(plugins, &context) },
             .step("templates", Self.loadTheme),
             .step("content", Self.loadContent),
-            .step("taxonomy", Self.assemble),
+            .step("taxonomy") { context throws(BuildFailure) in _ = try Self.assemble(&context) },
             .step("render", Self.render),
         ]
     }
@@ -254,13 +254,20 @@ public struct SiteBuilder: Sendable {
 
     /// Makes the (unsorted) site from loaded content: drafts left out unless asked for, and
     /// duplicate slugs reported.
-    static func useContent(_ loaded: ContentLoader.Result, _ context: inout BuildContext) throws(BuildFailure) {
+    ///
+    /// - Returns: The duplicate-slug problems (also added to the context).
+    @discardableResult
+    static func useContent(_ loaded: ContentLoader.Result, _ context: inout BuildContext) throws(BuildFailure)
+        -> [Diagnostic]
+    {
         context.diagnostics += loaded.diagnostics
         var posts = loaded.posts
         if !context.options.includeDrafts { posts.removeAll { $0.isDraft } }
-        context.diagnostics += duplicateProblems(posts: loaded.posts, pages: loaded.pages)
+        let duplicates = duplicateProblems(posts: loaded.posts, pages: loaded.pages)
+        context.diagnostics += duplicates
         context.site = Site(config: context.config, unassembledPosts: posts, pages: loaded.pages)
         try context.failIfNeeded()
+        return duplicates
     }
 
     /// Two posts (or two pages) with one slug would write one page; pages must not take the
@@ -306,12 +313,16 @@ public struct SiteBuilder: Sendable {
         }
     }
 
-    static func assemble(_ context: inout BuildContext) throws(BuildFailure) {
-        guard let site = context.site else { return }
+    /// Sorts the site and builds its taxonomy.
+    ///
+    /// - Returns: The taxonomy's warnings (also added to the context).
+    static func assemble(_ context: inout BuildContext) throws(BuildFailure) -> [Diagnostic] {
+        guard let site = context.site else { return [] }
         let (assembled, diagnostics) = Site.assemble(config: site.config, posts: site.posts, pages: site.pages)
         context.site = assembled
         context.diagnostics += diagnostics
         try context.failIfNeeded()
+        return diagnostics
     }
 
     /// What ``renderAndWrite(_:writer:inputs:)`` wrote.

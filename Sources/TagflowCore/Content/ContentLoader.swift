@@ -62,12 +62,9 @@ struct ContentLoader: Sendable {
 
     /// Whether a site-relative path is a file the listing would give, and of which kind.
     func kind(ofContentPath path: String) -> Kind? {
-        let lower = path.lowercased()
-        guard lower.hasSuffix(".md") || lower.hasSuffix(".markdown") else { return nil }
+        guard SiteFiles.isMarkdown(path) else { return nil }
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard
-            !components.contains(where: { $0.isEmpty || $0.hasPrefix(".") || $0.hasPrefix("#") || $0.hasSuffix("~") })
-        else { return nil }
+        guard !components.contains(where: { $0.isEmpty || SiteFiles.isSkipped($0) }) else { return nil }
         return folders.first { path.hasPrefix($0.folder + "/") }?.kind
     }
 

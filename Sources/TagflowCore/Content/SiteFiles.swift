@@ -11,10 +11,24 @@ enum SiteFiles {
         var diagnostics: [Diagnostic] = []
         var visited = Set<String>()
         walk(folder, in: root, visited: &visited, diagnostics: &diagnostics) { path in
-            let lower = path.lowercased()
-            if lower.hasSuffix(".md") || lower.hasSuffix(".markdown") { files.append(path) }
+            if isMarkdown(path) { files.append(path) }
         }
         return (files.sorted(), diagnostics)
+    }
+
+    /// Whether a path names a Markdown file (`.md`, `.markdown`, in any case).
+    static func isMarkdown(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.hasSuffix(".md") || lower.hasSuffix(".markdown")
+    }
+
+    /// Whether the listings skip a file or folder name: editor backups, and hidden names unless
+    /// asked for (never `.DS_Store` or the build cache).
+    static func isSkipped(_ name: some StringProtocol, includeHidden: Bool = false) -> Bool {
+        if name.hasPrefix(".") && !(includeHidden && name != ".DS_Store" && name != BuildCache.folderName) {
+            return true
+        }
+        return name.hasSuffix("~") || name.hasPrefix("#")
     }
 
     /// Every regular file under a site-relative folder, sorted by path.
@@ -57,10 +71,7 @@ enum SiteFiles {
             return
         }
         for name in names.sorted() {
-            if name.hasPrefix(".") && !(includeHidden && name != ".DS_Store" && name != BuildCache.folderName) {
-                continue
-            }
-            if name.hasSuffix("~") || name.hasPrefix("#") { continue }
+            if isSkipped(name, includeHidden: includeHidden) { continue }
             let relative = folder == "." ? name : "\(folder)/\(name)"
             var isDirectory: ObjCBool = false
             guard

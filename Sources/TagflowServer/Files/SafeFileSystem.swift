@@ -86,11 +86,7 @@ package struct SafeFileSystem: FileProvider {
         guard stat(path, &info) == 0 else { return nil }
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG || kind == S_IFDIR else { return nil }
-        #if canImport(Darwin)
-            let time = info.st_mtimespec
-        #else
-            let time = info.st_mtim
-        #endif
+        let time = info.modificationTime
         return FileAttributes(
             isFolder: kind == S_IFDIR, size: Int(info.st_size),
             modificationDate: Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9))

@@ -152,11 +152,7 @@ package struct SiteWatcher: Sendable {
     }
 
     private static func stamp(_ info: stat) -> FileStamp {
-        #if canImport(Darwin)
-            let time = info.st_mtimespec
-        #else
-            let time = info.st_mtim
-        #endif
+        let time = info.modificationTime
         return FileStamp(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
             modified: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
