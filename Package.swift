@@ -56,7 +56,12 @@ var targets: [Target] = [
         resources: [.copy("Fixtures")],
         swiftSettings: swiftSettings
     ),
-    .target(name: "TagflowChips", dependencies: ["TagflowLayout", "TagflowMetrics"], swiftSettings: swiftSettings),
+    // The one HTML escaper every module that writes HTML uses.
+    .target(name: "TagflowHTML", swiftSettings: swiftSettings),
+    .testTarget(name: "TagflowHTMLTests", dependencies: ["TagflowHTML"], swiftSettings: swiftSettings),
+    .target(
+        name: "TagflowChips", dependencies: ["TagflowLayout", "TagflowMetrics", "TagflowHTML"],
+        swiftSettings: swiftSettings),
     .testTarget(name: "TagflowChipsTests", dependencies: ["TagflowChips"], swiftSettings: swiftSettings),
     .systemLibrary(
         name: "CCmarkGFM",
@@ -65,7 +70,7 @@ var targets: [Target] = [
     ),
     .target(
         name: "TagflowMarkdown",
-        dependencies: ["CCmarkGFM", .product(name: "Yams", package: "Yams")],
+        dependencies: ["CCmarkGFM", "TagflowHTML", .product(name: "Yams", package: "Yams")],
         swiftSettings: swiftSettings
     ),
     .target(name: "CTagflowSupport"),
@@ -74,6 +79,7 @@ var targets: [Target] = [
         dependencies: [
             "TagflowMarkdown",
             "TagflowChips",
+            "TagflowHTML",
             "CTagflowSupport",
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Yams", package: "Yams"),
@@ -85,6 +91,7 @@ var targets: [Target] = [
         name: "TagflowServer",
         dependencies: [
             "TagflowCore",
+            "TagflowHTML",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -1,3 +1,4 @@
+internal import TagflowHTML
 public import TagflowLayout
 public import TagflowMetrics
 
@@ -243,22 +244,5 @@ public struct ChipRenderer: Sendable {
 
     private func px(_ value: Double) -> String { number(LayoutUnit(cssPixels: value)) + "px" }
 
-    func escape(_ text: String) -> String {
-        // Most labels and URLs have nothing to escape: check the bytes before building a copy.
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 })
-        else { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    func escape(_ text: String) -> String { HTMLEscaping.escaped(text) }
 }

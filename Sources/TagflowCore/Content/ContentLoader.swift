@@ -115,15 +115,20 @@ struct ContentLoader: Sendable {
     }
 
     private func load(_ path: String, data: Data, kind: Kind) -> Loaded {
-        if let offset = data.firstIndex(of: 0) {
+        // Scanned through a raw buffer: Data's own iterator pays an exclusivity check per byte,
+        // which was 6% of a 10 000-post build.
+        let (nulOffset, decoded) = data.withUnsafeBytes { bytes in
+            (bytes.firstIndex(of: 0), SourceText.decode(bytes))
+        }
+        if let offset = nulOffset {
             return .failed([
                 fileError(
                     path, "not a text file (it contains NUL bytes)",
-                    at: Self.position(of: offset - data.startIndex, in: data),
+                    at: Self.position(of: offset, in: data),
                     hint: "only Markdown text files belong in this folder")
             ])
         }
-        guard let text = SourceText.decode(data) else {
+        guard let text = decoded else {
             let offset = Self.firstInvalidUTF8Offset(in: Array(data)) ?? 0
             return .failed([
                 fileError(

@@ -1,5 +1,6 @@
 internal import CCmarkGFM
 import Synchronization
+internal import TagflowHTML
 
 #if canImport(Glibc)
     import Glibc
@@ -260,17 +261,5 @@ private struct TreeRewrite {
         return count
     }
 
-    static func escapeAttribute(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "\"": out += "&quot;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escapeAttribute(_ text: String) -> String { HTMLEscaping.escaped(text) }
 }

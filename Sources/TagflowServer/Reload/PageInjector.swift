@@ -1,5 +1,6 @@
 import Foundation
 package import TagflowCore
+internal import TagflowHTML
 
 /// Adds the live-reload script, and the build errors when there are any, to an HTML page being served.
 ///
@@ -98,19 +99,5 @@ package enum PageInjector {
     }
 
     /// Escapes text for HTML element content and attribute values.
-    package static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    package static func escape(_ text: String) -> String { HTMLEscaping.escaped(text) }
 }

@@ -21,6 +21,59 @@ import Testing
         #expect(theme.render([:], with: "footer") == "<footer>mine</footer>\n")
     }
 
+    /// `{{name}}` escapes through `HTMLEscaping` in templates, partials and inherited blocks; a
+    /// quote joined to a combining mark (one `Character`) is escaped too, which swift-mustache's
+    /// own escaper missed.
+    @Test func variablesEscapeEveryQuoteInEveryKindOfTemplate() throws {
+        let fixture = try SiteFixture(
+            """
+            -- templates/frame.mustache --
+            <title>{{$title}}{{name}}{{/title}}</title>
+            {{$body}}{{/body}}
+            -- templates/card.mustache --
+            <a title="{{name}}">{{{name}}}</a>
+            -- templates/page.mustache --
+            {{<frame}}{{$body}}<p title="{{name}}">{{> card}}</p>{{/body}}{{/frame}}
+            """)
+        defer { fixture.remove() }
+        let theme = try Theme.load(siteRoot: fixture.site, folder: "templates")
+        let name = "x\"\u{301} onmouseover='y' & <b>"
+        let escaped = "x&quot;\u{301} onmouseover=&#39;y&#39; &amp; &lt;b&gt;"
+        #expect(
+            theme.render(["name": name], with: "page")
+                == "<title>\(escaped)</title>\n<p title=\"\(escaped)\"><a title=\"\(escaped)\">\(name)</a>\n</p>\n\n")
+    }
+
+    /// The line put before each template renders as nothing, and a template may still choose its
+    /// own content type.
+    @Test func escapingLineLeavesOutputAndContentTypeAlone() throws {
+        let fixture = try SiteFixture(
+            """
+            -- templates/a.mustache --
+            {{name}}
+            -- templates/b.mustache --
+            {{% CONTENT_TYPE: TEXT }}
+            {{name}}
+            """)
+        defer { fixture.remove() }
+        let theme = try Theme.load(siteRoot: fixture.site, folder: "templates")
+        #expect(theme.render(["name": "<i>"], with: "a") == "&lt;i&gt;\n")
+        #expect(theme.render(["name": "<i>"], with: "b") == "<i>\n")
+    }
+
+    @Test func syntaxErrorOnTheFirstLineNamesLineOne() throws {
+        let fixture = try SiteFixture("-- templates/post.mustache --\n{{/nothing}}\n")
+        defer { fixture.remove() }
+        do {
+            _ = try Theme.load(siteRoot: fixture.site, folder: "templates")
+            Issue.record("expected an error")
+        } catch {
+            let problem = try #require(error.errors.first)
+            #expect(problem.location?.line == 1)
+            #expect(problem.sourceLine == "{{/nothing}}")
+        }
+    }
+
     @Test func syntaxErrorNamesFileLineAndColumn() throws {
         let fixture = try SiteFixture(
             "-- templates/post.mustache --\n<h1>ok</h1>\n{{#post}}\n<p>{{title}}</p>\n{{/poster}}\n")

@@ -1,0 +1,61 @@
+/// Escaping text for HTML element content and attribute values.
+///
+/// Every Tagflow module that writes HTML escapes through here, so there is one rule: the five
+/// characters `&`, `<`, `>`, `"` and `'` become entities, byte by byte. Working on UTF-8 bytes
+/// rather than on `Character`s matters for correctness as well as speed: a combining mark joins
+/// the character before it into one `Character`, so `"` followed by U+0301 is a single
+/// `Character` that is not equal to `"`, and a per-`Character` escaper lets that quote through,
+/// where it ends an attribute value. No byte of a multi-byte UTF-8 sequence is below 0x80, so
+/// replacing these ASCII bytes never splits one.
+public enum HTMLEscaping {
+    /// `text` with `&`, `<`, `>`, `"` and `'` replaced by `&amp;`, `&lt;`, `&gt;`, `&quot;` and
+    /// `&#39;`.
+    ///
+    /// - Returns: The escaped text; `text` itself when it has nothing to escape.
+    public static func escaped(_ text: String) -> String {
+        var text = text
+        let extra = text.withUTF8 { bytes in
+            var extra = 0
+            for byte in bytes { extra &+= extraLength(of: byte) }
+            return extra
+        }
+        guard extra > 0 else { return text }
+        return text.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: bytes.count + extra) { output in
+                var index = 0
+                for byte in bytes {
+                    let entity: StaticString
+                    switch byte {
+                    case UInt8(ascii: "&"): entity = "&amp;"
+                    case UInt8(ascii: "<"): entity = "&lt;"
+                    case UInt8(ascii: ">"): entity = "&gt;"
+                    case UInt8(ascii: "\""): entity = "&quot;"
+                    case UInt8(ascii: "'"): entity = "&#39;"
+                    default:
+                        output[index] = byte
+                        index += 1
+                        continue
+                    }
+                    entity.withUTF8Buffer { entityBytes in
+                        for entityByte in entityBytes {
+                            output[index] = entityByte
+                            index += 1
+                        }
+                    }
+                }
+                return index
+            }
+        }
+    }
+
+    /// How many bytes escaping `byte` adds.
+    @inline(__always)
+    private static func extraLength(of byte: UInt8) -> Int {
+        switch byte {
+        case UInt8(ascii: "&"): 4  // &amp;
+        case UInt8(ascii: "<"), UInt8(ascii: ">"): 3  // &lt; &gt;
+        case UInt8(ascii: "\""), UInt8(ascii: "'"): 5  // &quot; &#39;
+        default: 0
+        }
+    }
+}

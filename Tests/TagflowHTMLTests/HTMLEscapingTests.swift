@@ -1,0 +1,75 @@
+import Testing
+
+@testable import TagflowHTML
+
+@Suite struct HTMLEscapingTests {
+    @Test func escapesTheFiveCharacters() {
+        #expect(
+            HTMLEscaping.escaped(#"<a href="x">Tom & Jerry's</a>"#)
+                == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
+    }
+
+    @Test func leavesOtherTextAlone() {
+        for text in ["", "plain", "日本語のタグ", "emoji 🧑🏽‍💻 chips", "tab\tand\nnewline", "ampersand-free; #hash"] {
+            #expect(HTMLEscaping.escaped(text) == text)
+        }
+    }
+
+    /// A quote followed by a combining mark is one `Character`; escaping per `Character` missed it
+    /// and left a raw `"` that closes an attribute value.
+    @Test func escapesQuotesThatCombiningMarksJoinIntoOneCharacter() {
+        let title = "x\"\u{301} onmouseover=\"alert(1)"
+        let escaped = HTMLEscaping.escaped(title)
+        #expect(!escaped.utf8.contains(UInt8(ascii: "\"")))
+        #expect(escaped == "x&quot;\u{301} onmouseover=&quot;alert(1)")
+        #expect(HTMLEscaping.escaped("<\u{338}b>") == "&lt;\u{338}b&gt;")
+        #expect(HTMLEscaping.escaped("&\u{20DD}") == "&amp;\u{20DD}")
+    }
+
+    @Test func keepsMultiByteTextAroundEntitiesIntact() {
+        #expect(HTMLEscaping.escaped("«日本» & <ü>") == "«日本» &amp; &lt;ü&gt;")
+        let long = String(repeating: "é<", count: 10_000)
+        #expect(HTMLEscaping.escaped(long) == String(repeating: "é&lt;", count: 10_000))
+    }
+
+    /// Escaped output has no markup characters left, and unescaping the five entities gives the
+    /// input back, for every string of up to three pieces of plain, special and combining text.
+    @Test func roundTripsThroughTheFiveEntities() {
+        let pieces = ["a", "&", "<", ">", "\"", "'", "\u{301}", "日", "🙂", " ", "&amp;", "\u{200D}"]
+        var texts = [""]
+        var previous = [""]
+        for _ in 1...3 {
+            previous = previous.flatMap { prefix in pieces.map { prefix + $0 } }
+            texts += previous
+        }
+        #expect(texts.count == 1 + 12 + 144 + 1_728)
+        for text in texts {
+            let escaped = HTMLEscaping.escaped(text)
+            #expect(!escaped.utf8.contains { [0x3C, 0x3E, 0x22, 0x27].contains($0) })
+            #expect(Self.unescaped(escaped) == Array(text.utf8))
+        }
+    }
+
+    /// The five entities turned back into their bytes.
+    ///
+    /// It works on bytes: `String.replacing`
+    /// matches whole `Character`s and would miss `&amp;` before a combining mark.
+    static func unescaped(_ text: String) -> [UInt8] {
+        let entities: [(String, UInt8)] = [
+            ("&amp;", 0x26), ("&lt;", 0x3C), ("&gt;", 0x3E), ("&quot;", 0x22), ("&#39;", 0x27),
+        ]
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        var index = 0
+        outer: while index < bytes.count {
+            for (entity, byte) in entities where bytes[index...].starts(with: entity.utf8) {
+                out.append(byte)
+                index += entity.utf8.count
+                continue outer
+            }
+            out.append(bytes[index])
+            index += 1
+        }
+        return out
+    }
+}
