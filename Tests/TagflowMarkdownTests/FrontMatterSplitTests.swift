@@ -103,6 +103,24 @@ import Testing
         #expect(throws: FrontMatterError.self) { try YAMLReader.mapping(from: "a: 1\na: 2\n") }
     }
 
+    /// Keys are compared as text, whatever YAML type their spelling has: `1` and `"1"` name the
+    /// same front matter key.
+    @Test func keysThatDifferOnlyInQuotingAreDuplicates() {
+        for yaml in ["1: a\n\"1\": b\n", "true: a\n'true': b\n"] {
+            #expect(throws: FrontMatterError.self) { try YAMLReader.mapping(from: yaml) }
+        }
+    }
+
+    /// Plain scalars are typed from their text; quoted ones stay text.
+    @Test func plainScalarsAreTypedAndQuotedOnesStayText() throws {
+        let mapping = try YAMLReader.mapping(
+            from: "a: true\nb: 12\nc: 1.5\nd: ~\ne: \"true\"\nf: '12'\ng: 2024-01-02\nh: no\n")
+        #expect(mapping.entries.map(\.value) == [
+            .bool(true), .int(12), .double(1.5), .null, .string("true"), .string("12"), .string("2024-01-02"),
+            .string("no"),
+        ])
+    }
+
     @Test func aListIsNotFrontMatter() {
         #expect(throws: FrontMatterError(line: 1, column: 1, reason: .notAMapping)) {
             try YAMLReader.mapping(from: "- a\n- b\n")

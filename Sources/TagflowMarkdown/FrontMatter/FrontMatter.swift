@@ -77,9 +77,12 @@ public enum YAMLReader {
         let lineOffset = firstLine - 1
         let node: Node?
         do {
-            // The encoding is named: Yams' default reads the whole process environment on
-            // every call (3% of a 10 000-post build).
-            node = try Yams.compose(yaml: yaml, .default, .default, .utf8)
+            // Yams' defaults are slow for what is used here. Its default encoding reads the whole
+            // process environment on every call, and its default resolver types every scalar with
+            // regular expressions (even to hash a key for its duplicate check): together 5% of a
+            // 10 000-post build. Scalars are typed by `scalarValue` below from their text and
+            // style, so the basic resolver, which types nothing, loses nothing.
+            node = try Yams.compose(yaml: yaml, .basic, .default, .utf8)
         } catch let error as YamlError {
             throw Self.convert(error, yaml: yaml, lineOffset: lineOffset)
         } catch {
