@@ -15,6 +15,12 @@ a post's text, of a post's title, and of a post's tags (which changes the taxono
 reads the rebuild time the server prints ("Rebuilt in 12 ms (…)") and measures, from the save,
 how long until that line appears (the watcher's polling and quiet period included).
 
+Each run also times the floor: writing the same folders and files, of the same sizes, with no
+generator at all (a small Python writer, into an emptied folder like the others). No generator can
+beat it; on a file system that is slow to allocate inodes it is most of a build. `--out-dir` puts
+the three output folders elsewhere, e.g. on a tmpfs (`--out-dir /dev/shm/bench`), to time the
+generators without the disk.
+
 The machine is shared and noisy: only the ratios of one run mean much, never an absolute time.
 Build Tagflow first: `swift build -c release --product tagflow`.
 """
@@ -129,7 +135,11 @@ def main():
                         help="the folder with gen_corpus.py and run_hugo.sh")
     parser.add_argument("--no-hugo", action="store_true", help="time Tagflow only")
     parser.add_argument("--serve-edits", type=int, default=10, help="edits of each kind under `tagflow serve`")
+    parser.add_argument("--out-dir", help="where the output folders go (default: .build-bench-corpus)")
+    parser.add_argument("--write-floor", nargs=2, metavar=("MANIFEST", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.write_floor:
+        return write_floor(*args.write_floor)
 
     tagflow = pathlib.Path(args.tagflow)
     if not tagflow.exists():
@@ -145,17 +155,25 @@ def main():
         print(f"generating {args.posts} posts into {corpus}")
         subprocess.run([sys.executable, str(bench / "gen_corpus.py"), str(corpus), "--posts", str(args.posts),
                         "--seed", str(args.seed)], check=True, stdout=subprocess.DEVNULL)
-    tagflow_out, hugo_out = work / "out-tagflow", work / "out-hugo"
+    out_dir = pathlib.Path(args.out_dir) if args.out_dir else work
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tagflow_out, hugo_out, floor_out = out_dir / "out-tagflow", out_dir / "out-hugo", out_dir / "out-floor"
+    manifest = out_dir / "floor-manifest.txt"
     hugo_env = dict(os.environ, HUGO_MARKUP_HIGHLIGHT_CODEFENCES="false")
 
-    full, hugo_rows = [], []
+    full, hugo_rows, floor_rows = [], [], []
     for index in range(args.runs):
         shutil.rmtree(tagflow_out, ignore_errors=True)
         full.append(run([str(tagflow), "build", str(corpus), "--output", str(tagflow_out), "--quiet", "--no-cache"]))
+        if index == 0:
+            write_manifest(tagflow_out, manifest)
         if hugo:
             hugo_rows.append(run([str(bench / "run_hugo.sh"), str(corpus), str(hugo_out)], env=hugo_env))
+        floor_rows.append(run([sys.executable, __file__, "--write-floor", str(manifest), str(floor_out)]))
         print(f"run {index + 1}/{args.runs}: tagflow {full[-1][0]:.2f} s"
-              + (f", hugo {hugo_rows[-1][0]:.2f} s" if hugo else ""), flush=True)
+              + (f", hugo {hugo_rows[-1][0]:.2f} s" if hugo else "") + f", floor {floor_rows[-1][0]:.2f} s",
+              flush=True)
+    shutil.rmtree(floor_out, ignore_errors=True)
 
     # With the cache: one build to fill it, then builds with nothing changed and with one post edited.
     shutil.rmtree(tagflow_out, ignore_errors=True)
@@ -181,6 +199,7 @@ def main():
     rows = [("tagflow, full build", full)]
     if hugo:
         rows.append(("hugo, full build (no highlighting)", hugo_rows))
+    rows.append(("floor: only writing the files", floor_rows))
     rows += [("tagflow, nothing changed", unchanged), ("tagflow, one post edited", edited)]
     for name, data in rows:
         print(f"{name:34} {median(data, 0):8.3f} {median(data, 1):8.3f} {median(data, 2):8.1f}")
@@ -194,7 +213,34 @@ def main():
     if hugo:
         print()
         print(f"tagflow / hugo: wall {median(full, 0) / median(hugo_rows, 0):.3f}, "
-              f"peak memory {median(full, 2) / median(hugo_rows, 2):.3f}")
+              f"peak memory {median(full, 2) / median(hugo_rows, 2):.3f}; "
+              f"floor / hugo: wall {median(floor_rows, 0) / median(hugo_rows, 0):.3f}")
+    return 0
+
+
+def write_manifest(output, manifest):
+    """Lists every file of a built site with its size, folders first, for write_floor."""
+    lines = []
+    for folder, _, files in sorted(os.walk(output)):
+        relative = os.path.relpath(folder, output)
+        lines.append(f"d {relative}")
+        lines += [f"f {os.path.getsize(os.path.join(folder, name))} {os.path.join(relative, name)}"
+                  for name in sorted(files)]
+    manifest.write_text("\n".join(lines) + "\n")
+
+
+def write_floor(manifest, output):
+    """Writes the folders and files of MANIFEST, each file that many bytes, into an emptied OUTPUT."""
+    shutil.rmtree(output, ignore_errors=True)
+    os.makedirs(output)
+    for line in pathlib.Path(manifest).read_text().splitlines():
+        if line.startswith("d "):
+            if line[2:] != ".":
+                os.mkdir(os.path.join(output, line[2:]))
+        else:
+            _, size, path = line.split(" ", 2)
+            with open(os.path.join(output, path), "wb") as file:
+                file.write(b"x" * int(size))
     return 0
 
 

@@ -115,10 +115,11 @@ import Testing
     @Test func plainScalarsAreTypedAndQuotedOnesStayText() throws {
         let mapping = try YAMLReader.mapping(
             from: "a: true\nb: 12\nc: 1.5\nd: ~\ne: \"true\"\nf: '12'\ng: 2024-01-02\nh: no\n")
-        #expect(mapping.entries.map(\.value) == [
-            .bool(true), .int(12), .double(1.5), .null, .string("true"), .string("12"), .string("2024-01-02"),
-            .string("no"),
-        ])
+        #expect(
+            mapping.entries.map(\.value) == [
+                .bool(true), .int(12), .double(1.5), .null, .string("true"), .string("12"), .string("2024-01-02"),
+                .string("no"),
+            ])
     }
 
     @Test func aListIsNotFrontMatter() {

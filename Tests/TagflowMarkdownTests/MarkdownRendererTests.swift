@@ -58,6 +58,25 @@ import Testing
         #expect(!html.contains("javascript:"))
     }
 
+    /// The byte-by-byte path for ASCII headings gives the same ids as the `Character` rules:
+    /// every ASCII string of one or two bytes, and longer mixes.
+    @Test func asciiHeadingSlugsFollowTheCharacterRules() {
+        let bytes = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+        var texts = bytes + bytes.flatMap { first in bytes.map { first + $0 } }
+        texts += ["Hello, World!", "  Tabs\tand\r\nCRLF  ", "snake_case-and-dash 42", "ÀB mixed", "e\u{301}e"]
+        for text in texts {
+            #expect(HeadingIDs.slug(text) == HeadingIDs.unicodeSlug(text), "\(Array(text.utf8))")
+        }
+    }
+
+    @Test func wordsAreRunsOfNonSpaceBytes() {
+        #expect(TreeRewrite.words(in: "") == 0)
+        #expect(TreeRewrite.words(in: " one\ttwo\r\nthree  four ") == 4)
+        #expect(TreeRewrite.words(in: "標籤 布局 🙂") == 3)
+        "a b\tc".withCString { #expect(TreeRewrite.words(inCString: $0) == 3) }
+        #expect(TreeRewrite.words(inCString: nil) == 0)
+    }
+
     @Test func headingsGetStableUniqueIDs() {
         let page = renderer.render(
             "# Hello, World!\n\n## Hello world\n\n## Hello, World!\n\n### 标签 布局\n\n## `code` *em*\n")

@@ -15,7 +15,9 @@ package enum SourceText {
 
     /// Replaces CRLF and lone CR with LF; returns `text` itself when it has no CR.
     package static func normalizingLineEndings(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "\r")) else { return text }
+        var text = text
+        // Through the raw bytes: a scan of the UTF-8 view was 1% of a 10 000-post build.
+        guard text.withUTF8({ $0.contains(UInt8(ascii: "\r")) }) else { return text }
         var out = [UInt8]()
         out.reserveCapacity(text.utf8.count)
         var previousWasCR = false

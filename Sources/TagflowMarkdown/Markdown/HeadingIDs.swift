@@ -21,6 +21,31 @@ struct HeadingIDs {
     }
 
     static func slug(_ text: String) -> String {
+        // ASCII text (nearly every heading) is done byte by byte; the rules are the same for it,
+        // and lowercasing and classifying `Character`s was 2% of a 10 000-post build.
+        var text = text
+        if let ascii = text.withUTF8({ asciiSlug($0) }) { return ascii }
+        return unicodeSlug(text)
+    }
+
+    /// ``slug(_:)`` of ASCII bytes, or `nil` if there is a byte beyond ASCII.
+    private static func asciiSlug(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        for byte in bytes {
+            switch byte {
+            case 0x80...: return nil
+            case UInt8(ascii: " "), UInt8(ascii: "-"): out.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): out.append(byte + 0x20)
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                out.append(byte)
+            default: break
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func unicodeSlug(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for character in text.lowercased() {
