@@ -152,7 +152,7 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "TagflowCoreTests",
-        dependencies: ["TagflowCore", "TagflowTesting"],
+        dependencies: ["TagflowCore", "TagflowTesting", .product(name: "Mustache", package: "swift-mustache")],
         // Snapshots and the broken-site catalogue are read (and recorded) through #filePath.
         exclude: ["Build/Snapshots", "Fixtures"],
         swiftSettings: swiftSettings

@@ -7,6 +7,8 @@ internal import TagflowHTML
 public struct Theme: Sendable {
     /// The compiled templates, partials included.
     let library: MustacheLibrary
+    /// The same templates for the faster renderer; `nil` when one uses something it does not do.
+    let program: TemplateProgram?
     /// Every template's name, and where it came from (`templates/post.mustache` or `built-in`).
     public let origins: [String: String]
 
@@ -52,10 +54,13 @@ public struct Theme: Sendable {
             sources[name] = (text, path)
         }
         var library = MustacheLibrary()
+        var parsed: [String: MustacheTemplate] = [:]
         for name in sources.keys.sorted() {
             guard let source = sources[name] else { continue }
             do {
-                library.register(try MustacheTemplate(string: Self.escapingPragma + source.text), named: name)
+                let template = try MustacheTemplate(string: Self.escapingPragma + source.text)
+                library.register(template, named: name)
+                parsed[name] = template
             } catch let error as MustacheTemplate.ParserError {
                 diagnostics.append(
                     Diagnostic(
@@ -80,7 +85,9 @@ public struct Theme: Sendable {
         if diagnostics.contains(where: { $0.severity == .error }) {
             throw BuildFailure(diagnostics: diagnostics.sortedForDisplay())
         }
-        return Theme(library: library, origins: sources.mapValues(\.path))
+        return Theme(
+            library: library, program: TemplateProgram(parsed, escaping: Self.escapingContentType),
+            origins: sources.mapValues(\.path))
     }
 
     /// A line put before every template so that `{{name}}` escapes through ``HTMLEscaping``.
@@ -95,11 +102,21 @@ public struct Theme: Sendable {
         return "{{% CONTENT_TYPE: TAGFLOW_HTML }}\n"
     }()
 
+    /// The content type ``escapingPragma`` names.
+    static let escapingContentType: any MustacheContentType.Type = EscapingContentType.self
+
     /// Whether a template of this name exists.
     public func hasTemplate(_ name: String) -> Bool { origins[name] != nil }
 
     /// Renders a context with the named template.
     func render(_ context: [String: Any], with name: String) -> String {
+        if let program, let text = try? program.render(context, with: name) { return text }
+        return referenceRender(context, with: name)
+    }
+
+    /// Renders with swift-mustache itself: for values ``TemplateProgram`` does not handle, and
+    /// for tests that compare the two.
+    func referenceRender(_ context: [String: Any], with name: String) -> String {
         library.render(context, withTemplate: name) ?? ""
     }
 
@@ -192,6 +209,6 @@ public struct Theme: Sendable {
 }
 
 /// HTML escaping for `{{name}}` tags, through the escaper every Tagflow module shares.
-private struct EscapingContentType: MustacheContentType {
+fileprivate struct EscapingContentType: MustacheContentType {
     func escapeText(_ text: String) -> String { HTMLEscaping.escaped(text) }
 }

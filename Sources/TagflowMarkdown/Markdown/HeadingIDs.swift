@@ -45,6 +45,7 @@ struct HeadingIDs {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// ``slug(_:)`` by `Character`s, for text beyond ASCII.
     static func unicodeSlug(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
