@@ -29,7 +29,7 @@ struct NewSiteCommand: AsyncParsableCommand {
 /// `tagflow new post "Title"`.
 struct NewPostCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "post", abstract: "Create a draft post in SITE/posts/, dated now.")
+        commandName: "post", abstract: "Create a draft post in SITE/posts/, dated now or --date.")
 
     @Argument(help: "The post's title.")
     var title: String
@@ -37,11 +37,22 @@ struct NewPostCommand: AsyncParsableCommand {
     @Option(help: "Comma-separated tags, e.g. --tags swift,layout.")
     var tags: String?
 
+    @Option(
+        help: """
+            The post's date, in the site's time zone: 2024-03-05, 2024-03-05 09:30 or \
+            2024-03-05T09:30:00+01:00 (default: now).
+            """)
+    var date: String?
+
     @Option(help: "The site folder.", completion: .directory)
     var site: String = "."
 
     func validate() throws {
         if title.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("the title must not be empty") }
+        if let date, ContentDate.parse(date, timeZone: TimeZone(identifier: "UTC") ?? .current) == nil {
+            throw ValidationError(
+                "invalid date '\(date)'; write it as 2024-03-05, 2024-03-05 09:30 or 2024-03-05T09:30:00+01:00")
+        }
     }
 
     func run() async throws {
@@ -57,8 +68,10 @@ struct NewPostCommand: AsyncParsableCommand {
         let tagList = (tags ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
             !$0.isEmpty
         }
-        let now = ContentDate(secondsSince1970: Int64(Date().timeIntervalSince1970))
-        let path = try Scaffold.newPost(in: siteURL, title: title, tags: tagList, date: now, timeZone: timeZone)
+        let postDate =
+            date.flatMap { ContentDate.parse($0, timeZone: timeZone) }
+            ?? ContentDate(secondsSince1970: Int64(Date().timeIntervalSince1970))
+        let path = try Scaffold.newPost(in: siteURL, title: title, tags: tagList, date: postDate, timeZone: timeZone)
         print("Created \(siteURL.appendingPathComponent(path).standardizedFileURL.path)")
     }
 }

@@ -38,11 +38,16 @@ import Testing
         let folder = fixture.root.appendingPathComponent("blog")
         #expect(await TagflowCLI.run(["new", "site", folder.path]) == 0)
         #expect(
-            await TagflowCLI.run(["new", "post", "Second: the sequel", "--tags", "swift, C#", "--site", folder.path])
-                == 0)
+            await TagflowCLI.run([
+                "new", "post", "Second: the sequel", "--tags", "swift, C#", "--date", "2024-03-05 09:30", "--site",
+                folder.path,
+            ]) == 0)
         let posts = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("posts").path)
         #expect(posts.count == 2)
-        #expect(posts.contains { $0.hasSuffix("-second-the-sequel.md") })
+        #expect(posts.contains("2024-03-05-second-the-sequel.md"))
+        let post = try String(
+            contentsOf: folder.appendingPathComponent("posts/2024-03-05-second-the-sequel.md"), encoding: .utf8)
+        #expect(post.contains("date: 2024-03-05T09:30:00Z"), "\(post)")
         // Drafts are skipped by default; --drafts publishes the new post too.
         let output = fixture.root.appendingPathComponent("out")
         #expect(
@@ -52,7 +57,13 @@ import Testing
                 atPath: output.appendingPathComponent("posts/second-the-sequel/index.html").path))
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("tags/c-sharp/index.html").path))
         // The same post twice is refused, not overwritten.
-        #expect(await TagflowCLI.run(["new", "post", "Second: the sequel", "--site", folder.path]) == 1)
+        #expect(
+            await TagflowCLI.run(["new", "post", "Second: the sequel", "--date", "2024-03-05", "--site", folder.path])
+                == 1)
+        // A date that is not one is refused before anything is written.
+        #expect(await TagflowCLI.run(["new", "post", "Third", "--date", "2024-02-30", "--site", folder.path]) == 2)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("posts").path).count == 2)
         // A second `new site` into a non-empty folder is refused.
         #expect(await TagflowCLI.run(["new", "site", folder.path]) == 1)
     }
