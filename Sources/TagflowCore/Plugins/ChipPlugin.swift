@@ -98,6 +98,9 @@ struct ChipTagLists: TagListRenderer {
     let config: ChipsConfig
     let tagsURL: String
 
+    /// A post's page and a list of posts draw its tags the same way (see `html(for:role:)`).
+    var drawsPostsAsSummaries: Bool { true }
+
     func html(for tags: [TagLink], role: TagListRole) -> String? {
         switch role {
         case .post, .summary:

@@ -76,6 +76,16 @@ public enum TagListRole: Sendable, Hashable {
 public protocol TagListRenderer: Sendable {
     /// The HTML for `tags` shown as `role`, or `nil` to leave this list to the templates.
     func html(for tags: [TagLink], role: TagListRole) -> String?
+
+    /// Whether a post's page shows its tags exactly as lists of posts do: `html(for:role:)` gives
+    /// the same for ``TagListRole/post`` as for ``TagListRole/summary``. Then a post's page reuses
+    /// the list's drawing instead of drawing it again. The default is `false`.
+    var drawsPostsAsSummaries: Bool { get }
+}
+
+extension TagListRenderer {
+    /// `false`: a post's page draws its tags itself.
+    public var drawsPostsAsSummaries: Bool { false }
 }
 
 /// Turns a fenced block (say ```` ```chips ````) into HTML.

@@ -354,8 +354,9 @@ struct SiteRenderer: Sendable {
             "summary": summary.summary, "is_draft": summary.isDraft, "tags": links.map(tagContext),
             "has_tags": !links.isEmpty,
         ]
-        let html =
-            role == .summary || links.isEmpty ? summary.tagsHTML : hooks.tagListRenderer?.html(for: links, role: role)
+        let drawnAsSummary =
+            role == .summary || links.isEmpty || (role == .post && hooks.tagListRenderer?.drawsPostsAsSummaries == true)
+        let html = drawnAsSummary ? summary.tagsHTML : hooks.tagListRenderer?.html(for: links, role: role)
         if let html { context["tags_html"] = html }
         return context
     }

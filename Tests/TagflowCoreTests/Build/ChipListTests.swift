@@ -38,6 +38,36 @@ import Testing
         }
     }
 
+    /// The chip plugin says a post's page draws its tags as lists of posts do, so a post page
+    /// reuses the list's block; that is only right while the two drawings are the same.
+    @Test func chipsDrawAPostsTagsAsItsSummaryDoes() async throws {
+        let fixture = try SiteFixture(Self.site)
+        defer { fixture.remove() }
+        let context = try await SiteBuilder(siteRoot: fixture.site, plugins: [.chips]).run()
+        let lists = try #require(context.plugins.tagListRenderer)
+        #expect(lists.drawsPostsAsSummaries)
+        let links = [
+            TagLink(name: "hub", url: "/tags/hub/", count: 3, key: TagKey("hub")),
+            TagLink(name: "C#", url: "/tags/c-sharp/", count: 1, key: TagKey("C#")),
+        ]
+        #expect(lists.html(for: links, role: .post) == lists.html(for: links, role: .summary))
+    }
+
+    /// A plugin that draws a post's page its own way (the default) still does.
+    @Test func aPluginDrawingPostPagesItsOwnWayIsAskedForThem() async throws {
+        struct Marked: TagListRenderer {
+            func html(for tags: [TagLink], role: TagListRole) -> String? {
+                "<p class=\"\(role == .post ? "on-post" : "elsewhere")\">\(tags.map(\.name).joined(separator: " "))</p>"
+            }
+        }
+        let plugin = Plugin(name: "marked") { $0.tagListRenderer = Marked() }
+        let fixture = try SiteFixture(Self.site)
+        defer { fixture.remove() }
+        try await SiteBuilder(siteRoot: fixture.site, plugins: [plugin]).build(to: fixture.output)
+        #expect(try fixture.output("posts/one/index.html").contains("<p class=\"on-post\">hub b c d</p>"))
+        #expect(try fixture.output("index.html").contains("<p class=\"elsewhere\">hub b f g</p>"))
+    }
+
     @Test func relatedTagsAreTheMostSharedUpToTheLimit() async throws {
         let fixture = try SiteFixture(Self.site)
         defer { fixture.remove() }
