@@ -68,9 +68,14 @@ struct NewPostCommand: AsyncParsableCommand {
         let tagList = (tags ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
             !$0.isEmpty
         }
-        let postDate =
-            date.flatMap { ContentDate.parse($0, timeZone: timeZone) }
-            ?? ContentDate(secondsSince1970: Int64(Date().timeIntervalSince1970))
+        var postDate = ContentDate(secondsSince1970: Int64(Date().timeIntervalSince1970))
+        if let date {
+            // Checked again in the site's time zone, where a local time can fall in a DST gap.
+            guard let parsed = ContentDate.parse(date, timeZone: timeZone) else {
+                throw ValidationError("invalid date '\(date)' in the site's time zone \(timeZone.identifier)")
+            }
+            postDate = parsed
+        }
         let path = try Scaffold.newPost(in: siteURL, title: title, tags: tagList, date: postDate, timeZone: timeZone)
         print("Created \(siteURL.appendingPathComponent(path).standardizedFileURL.path)")
     }
