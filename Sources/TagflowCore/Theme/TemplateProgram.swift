@@ -68,7 +68,7 @@ struct TemplateProgram: Sendable {
                 type == escaping
             else { return nil }
             tokens.removeFirst()
-            guard let nodes = Self.nodes(tokens, escaping: escaping) else { return nil }
+            guard let nodes = Self.nodes(tokens) else { return nil }
             compiled[name] = nodes
         }
         self.templates = compiled
@@ -226,7 +226,14 @@ struct TemplateProgram: Sendable {
         return result
     }
 
-    private static func nodes(_ tokens: [Token], escaping: any MustacheContentType.Type) -> [Node]? {
+    /// The nodes of a section, block or override, which swift-mustache parses as a template of
+    /// its own.
+    private static func nodes(of template: MustacheTemplate) -> [Node]? {
+        tokens(of: template).flatMap { nodes($0) }
+    }
+
+    /// Nodes for tokens; `nil` if one is a content type, which only a template's first line may set.
+    private static func nodes(_ tokens: [Token]) -> [Node]? {
         var nodes: [Node] = []
         for token in tokens {
             switch token {
@@ -235,25 +242,20 @@ struct TemplateProgram: Sendable {
             case .variable(let name, let escaped):
                 nodes.append(.variable(Name(name), escaped: escaped))
             case .section(let name, let body, let inverted):
-                guard let bodyTokens = Self.tokens(of: body), let bodyNodes = Self.nodes(bodyTokens, escaping: escaping)
-                else { return nil }
+                guard let bodyNodes = Self.nodes(of: body) else { return nil }
                 nodes.append(.section(Name(name), bodyNodes, inverted: inverted))
             case .partial(let name, let blocks):
                 var overrides: [String: [Node]]?
                 if let blocks {
                     overrides = [:]
                     for (block, template) in blocks {
-                        guard let blockTokens = Self.tokens(of: template),
-                            let blockNodes = Self.nodes(blockTokens, escaping: escaping)
-                        else { return nil }
+                        guard let blockNodes = Self.nodes(of: template) else { return nil }
                         overrides?[block] = blockNodes
                     }
                 }
                 nodes.append(.partial(name, overrides: overrides))
             case .block(let name, let fallback):
-                guard let fallbackTokens = Self.tokens(of: fallback),
-                    let fallbackNodes = Self.nodes(fallbackTokens, escaping: escaping)
-                else { return nil }
+                guard let fallbackNodes = Self.nodes(of: fallback) else { return nil }
                 nodes.append(.block(name, default: fallbackNodes))
             case .contentType:
                 return nil

@@ -53,14 +53,11 @@ public struct Theme: Sendable {
             }
             sources[name] = (text, path)
         }
-        var library = MustacheLibrary()
         var parsed: [String: MustacheTemplate] = [:]
         for name in sources.keys.sorted() {
             guard let source = sources[name] else { continue }
             do {
-                let template = try MustacheTemplate(string: Self.escapingPragma + source.text)
-                library.register(template, named: name)
-                parsed[name] = template
+                parsed[name] = try MustacheTemplate(string: Self.escapingPragma + source.text)
             } catch let error as MustacheTemplate.ParserError {
                 diagnostics.append(
                     Diagnostic(
@@ -86,7 +83,8 @@ public struct Theme: Sendable {
             throw BuildFailure(diagnostics: diagnostics.sortedForDisplay())
         }
         return Theme(
-            library: library, program: TemplateProgram(parsed, escaping: Self.escapingContentType),
+            library: MustacheLibrary(templates: parsed),
+            program: TemplateProgram(parsed, escaping: Self.escapingContentType),
             origins: sources.mapValues(\.path))
     }
 
