@@ -70,10 +70,9 @@ import Testing
     }
 
     @Test func wordsAreRunsOfNonSpaceBytes() {
-        #expect(TreeRewrite.words(in: "") == 0)
-        #expect(TreeRewrite.words(in: " one\ttwo\r\nthree  four ") == 4)
-        #expect(TreeRewrite.words(in: "標籤 布局 🙂") == 3)
-        "a b\tc".withCString { #expect(TreeRewrite.words(inCString: $0) == 3) }
+        for (text, count) in [("", 0), (" one\ttwo\r\nthree  four ", 4), ("標籤 布局 🙂", 3), ("a b\tc", 3)] {
+            text.withCString { #expect(TreeRewrite.words(inCString: $0) == count, "\(text)") }
+        }
         #expect(TreeRewrite.words(inCString: nil) == 0)
     }
 
