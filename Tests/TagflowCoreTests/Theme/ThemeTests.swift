@@ -61,32 +61,30 @@ import Testing
         #expect(theme.render(["name": "<i>"], with: "b") == "<i>\n")
     }
 
-    @Test func syntaxErrorOnTheFirstLineNamesLineOne() throws {
-        let fixture = try SiteFixture("-- templates/post.mustache --\n{{/nothing}}\n")
+    /// The first problem reported when loading a site made of `files`; loading must fail.
+    static func firstProblem(loading files: String) throws -> TagflowError {
+        let fixture = try SiteFixture(files)
         defer { fixture.remove() }
         do {
             _ = try Theme.load(siteRoot: fixture.site, folder: "templates")
-            Issue.record("expected an error")
         } catch {
-            let problem = try #require(error.errors.first)
-            #expect(problem.location?.line == 1)
-            #expect(problem.sourceLine == "{{/nothing}}")
+            return try #require(error.errors.first)
         }
+        return try #require(nil as TagflowError?, "expected an error")
+    }
+
+    @Test func syntaxErrorOnTheFirstLineNamesLineOne() throws {
+        let problem = try Self.firstProblem(loading: "-- templates/post.mustache --\n{{/nothing}}\n")
+        #expect(problem.location?.line == 1)
+        #expect(problem.sourceLine == "{{/nothing}}")
     }
 
     @Test func syntaxErrorNamesFileLineAndColumn() throws {
-        let fixture = try SiteFixture(
-            "-- templates/post.mustache --\n<h1>ok</h1>\n{{#post}}\n<p>{{title}}</p>\n{{/poster}}\n")
-        defer { fixture.remove() }
-        do {
-            _ = try Theme.load(siteRoot: fixture.site, folder: "templates")
-            Issue.record("expected an error")
-        } catch {
-            let problem = try #require(error.errors.first)
-            #expect(problem.location?.path == "templates/post.mustache")
-            #expect(problem.location?.line == 4)
-            #expect(problem.message.contains("template syntax error"))
-        }
+        let problem = try Self.firstProblem(
+            loading: "-- templates/post.mustache --\n<h1>ok</h1>\n{{#post}}\n<p>{{title}}</p>\n{{/poster}}\n")
+        #expect(problem.location?.path == "templates/post.mustache")
+        #expect(problem.location?.line == 4)
+        #expect(problem.message.contains("template syntax error"))
     }
 
     @Test func missingPartialIsAnError() throws {
