@@ -68,9 +68,13 @@ var targets: [Target] = [
         pkgConfig: "libcmark-gfm",
         providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
     ),
+    // A bump allocator for cmark-gfm's per-document allocations (C: cmark_mem has no context).
+    .target(name: "CMarkdownArena"),
     .target(
         name: "TagflowMarkdown",
-        dependencies: ["CCmarkGFM", "TagflowHTML", .product(name: "Yams", package: "Yams")],
+        dependencies: [
+            "CCmarkGFM", "CMarkdownArena", "TagflowHTML", .product(name: "Yams", package: "Yams"),
+        ],
         swiftSettings: swiftSettings
     ),
     .target(name: "CTagflowSupport"),

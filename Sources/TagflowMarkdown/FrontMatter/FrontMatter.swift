@@ -74,6 +74,17 @@ public enum YAMLReader {
     /// - Returns: The mapping; an empty one for empty or all-comment YAML.
     /// - Throws: ``FrontMatterError`` with the file line and column of the problem.
     public static func mapping(from yaml: String, firstLine: Int = 1) throws(FrontMatterError) -> YAMLMapping {
+        if let simple = SimpleYAML.mapping(from: yaml, firstLine: firstLine) {
+            assert(
+                simple == (try? yamsMapping(from: yaml, firstLine: firstLine)),
+                "SimpleYAML and Yams disagree on:\n\(yaml)")
+            return simple
+        }
+        return try yamsMapping(from: yaml, firstLine: firstLine)
+    }
+
+    /// ``mapping(from:firstLine:)`` through Yams, for any YAML.
+    static func yamsMapping(from yaml: String, firstLine: Int) throws(FrontMatterError) -> YAMLMapping {
         let lineOffset = firstLine - 1
         let node: Node?
         do {

@@ -1,4 +1,5 @@
 internal import CCmarkGFM
+internal import CMarkdownArena
 import Synchronization
 internal import TagflowHTML
 
@@ -36,30 +37,38 @@ public struct MarkdownRenderer: Sendable {
     /// - Complexity: O(*n*) in the length of the text.
     public func render(_ markdown: String, firstLine: Int = 1) -> RenderedMarkdown {
         let cmarkOptions = Self.cmarkOptions(for: options)
-        guard let parser = cmark_parser_new(cmarkOptions) else {
+        // Every allocation cmark-gfm makes for this document comes from one arena, freed in one
+        // go at the end: nothing here frees a node, a parser or a buffer by itself.
+        let arena = markdown_arena_create()
+        let previous = markdown_arena_enter(arena)
+        defer {
+            markdown_arena_leave(previous)
+            markdown_arena_destroy(arena)
+        }
+        let memory = ArenaAllocator.shared.memory
+        guard let parser = cmark_parser_new_with_mem(cmarkOptions, memory) else {
             preconditionFailure("cmark-gfm could not allocate a parser")
         }
-        defer { cmark_parser_free(parser) }
         for syntaxExtension in CoreExtensions.shared.all {
             cmark_parser_attach_syntax_extension(parser, syntaxExtension)
         }
         var text = markdown
-        // Only the pointer leaves the lock; the document is owned by `document` from here on.
-        nonisolated(unsafe) var finished: OpaquePointer?
+        // Block parsing reads no process-wide state and runs in parallel; only finishing (which
+        // parses inlines) takes the lock. See `cmarkParseLock`.
         text.withUTF8 { bytes in
-            cmarkParseLock.withLock { _ in
-                bytes.withMemoryRebound(to: CChar.self) { chars in
-                    cmark_parser_feed(parser, chars.baseAddress, chars.count)
-                }
-                finished = cmark_parser_finish(parser)
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                cmark_parser_feed(parser, chars.baseAddress, chars.count)
             }
         }
-        let document = DocumentHandle(finished)
-        guard let root = document.root else { preconditionFailure("cmark-gfm returned no document") }
-        var rewrite = TreeRewrite(options: options, firstLine: firstLine)
+        // Only the pointer leaves the lock; the arena owns the document.
+        nonisolated(unsafe) var finished: OpaquePointer?
+        cmarkParseLock.withLock { _ in finished = cmark_parser_finish(parser) }
+        guard let root = finished else { preconditionFailure("cmark-gfm returned no document") }
+        let extensions = cmark_parser_get_syntax_extensions(parser)
+        var rewrite = TreeRewrite(options: options, firstLine: firstLine, memory: memory)
         rewrite.collect(from: root)
-        rewrite.apply(extensions: cmark_parser_get_syntax_extensions(parser), cmarkOptions: cmarkOptions)
-        let html = Self.renderHTML(root, options: cmarkOptions, extensions: cmark_parser_get_syntax_extensions(parser))
+        rewrite.apply(extensions: extensions, cmarkOptions: cmarkOptions)
+        let html = Self.renderHTML(root, options: cmarkOptions, extensions: extensions, memory: memory)
         return RenderedMarkdown(
             html: html,
             headings: rewrite.headings,
@@ -77,23 +86,41 @@ public struct MarkdownRenderer: Sendable {
         return flags
     }
 
+    /// The HTML of `node`, with the buffer cmark-gfm writes it into taken from `memory` (the
+    /// document's arena, which frees it).
     static func renderHTML(
-        _ node: OpaquePointer, options: Int32, extensions: UnsafeMutablePointer<cmark_llist>?
+        _ node: OpaquePointer, options: Int32, extensions: UnsafeMutablePointer<cmark_llist>?,
+        memory: UnsafeMutablePointer<cmark_mem>
     ) -> String {
-        guard let buffer = cmark_render_html(node, options, extensions) else { return "" }
-        defer { free(buffer) }
+        guard let buffer = cmark_render_html_with_mem(node, options, extensions, memory) else { return "" }
         return String(cString: buffer)
     }
 }
 
-/// One lock for the whole process around cmark-gfm's inline parsing (see the type's comment).
+/// One lock for the whole process around `cmark_parser_finish`, the step of cmark-gfm that
+/// touches process-wide state.
+///
+/// In libcmark-gfm 0.29.0.gfm.6 (Debian's), two global tables (`SPECIAL_CHARS`, `SKIP_CHARS`)
+/// are written only by `cmark_manage_extensions_special_characters`, which only
+/// `cmark_parser_finish` calls (around inline parsing), and read only by inline parsing, which
+/// only `cmark_parser_finish` runs. `cmark_parser_feed` parses blocks, and of the inline
+/// parser's code reaches only link reference definitions, which read neither table. So feeding
+/// runs unlocked and finishing is serialised. `scripts/check-cmark-globals.py` checks these
+/// facts against the installed library's machine code.
 private let cmarkParseLock = Mutex(())
 
-/// Owns a parsed document and frees it: the document never outlives the render call.
-private final class DocumentHandle {
-    let root: OpaquePointer?
-    init(_ root: OpaquePointer?) { self.root = root }
-    deinit { if let root { cmark_node_free(root) } }
+/// The `cmark_mem` whose functions allocate from the calling thread's Markdown arena.
+private struct ArenaAllocator: @unchecked Sendable {
+    // @unchecked: the pointer is written once here and only read afterwards.
+    let memory: UnsafeMutablePointer<cmark_mem>
+
+    static let shared: ArenaAllocator = {
+        let memory = UnsafeMutablePointer<cmark_mem>.allocate(capacity: 1)
+        memory.initialize(
+            to: cmark_mem(
+                calloc: markdown_arena_calloc, realloc: markdown_arena_realloc, free: markdown_arena_free))
+        return ArenaAllocator(memory: memory)
+    }()
 }
 
 /// The GFM extensions, registered once per process (registration is not thread-safe).
@@ -131,10 +158,13 @@ struct TreeRewrite {
     private var embedNodes: [OpaquePointer] = []
     private var rawHTMLNodes: [OpaquePointer] = []
     private var ids = HeadingIDs()
+    /// The document's allocator, for the nodes and buffers made here.
+    private let memory: UnsafeMutablePointer<cmark_mem>
 
-    init(options: MarkdownOptions, firstLine: Int) {
+    init(options: MarkdownOptions, firstLine: Int, memory: UnsafeMutablePointer<cmark_mem>) {
         self.options = options
         self.firstLine = firstLine
+        self.memory = memory
     }
 
     mutating func collect(from root: OpaquePointer) {
@@ -174,14 +204,14 @@ struct TreeRewrite {
     mutating func apply(extensions: UnsafeMutablePointer<cmark_llist>?, cmarkOptions: Int32) {
         for node in rawHTMLNodes {
             cmark_node_unlink(node)
-            cmark_node_free(node)
         }
         for node in headingNodes {
             let level = Int(cmark_node_get_heading_level(node))
             let text = plainText(of: node)
             let id = ids.id(for: text)
             headings.append(MarkdownHeading(level: level, text: text, id: id))
-            var html = MarkdownRenderer.renderHTML(node, options: cmarkOptions, extensions: extensions)
+            var html = MarkdownRenderer.renderHTML(
+                node, options: cmarkOptions, extensions: extensions, memory: memory)
             // cmark renders "<hN>…</hN>\n"; give the open tag its id.
             let openTag = "<h\(level)"
             if html.hasPrefix(openTag) {
@@ -210,16 +240,12 @@ struct TreeRewrite {
     /// Swaps a block for a custom block whose HTML is `html` as is (custom blocks are written
     /// verbatim in safe mode too, which is what makes this safe to use for our own markup only).
     private func replace(_ node: OpaquePointer, withLiteralHTML html: String) {
-        guard let custom = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else {
+        guard let custom = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, memory) else {
             preconditionFailure("cmark-gfm could not allocate a node")
         }
         cmark_node_set_on_enter(custom, html)
         cmark_node_set_on_exit(custom, "")
-        if cmark_node_replace(node, custom) == 1 {
-            cmark_node_free(node)
-        } else {
-            cmark_node_free(custom)
-        }
+        cmark_node_replace(node, custom)
     }
 
     private func prefixRootRelativeURL(of node: OpaquePointer) {
