@@ -54,6 +54,7 @@ struct SiteRenderer: Sendable {
         self.tagLinks = site.taxonomy.tags.map { tag in
             TagLink(name: tag.name, url: routes.url(Routes.tag(tag.slug)), count: tag.count, key: tag.key)
         }
+        self.siteContextBox = ImmutableContext(value: Self.makeSiteContext(site: site, hooks: hooks, routes: routes))
     }
 
     /// What every list of posts shows of one post.
@@ -312,7 +313,19 @@ struct SiteRenderer: Sendable {
         return ["site": siteContext, "page": page]
     }
 
-    private var siteContext: [String: Any] {
+    /// The `site` object every page's template gets: made once, as it was 3% of a 10 000-post
+    /// build made per page. Posts are all it leaves out, the one thing ``replacing`` changes.
+    private var siteContext: [String: Any] { siteContextBox.value }
+    private let siteContextBox: ImmutableContext
+
+    /// A template context that is never changed after it is made.
+    private struct ImmutableContext: @unchecked Sendable {
+        // @unchecked: `Any` hides the values, which are strings and arrays and dictionaries of
+        // strings, all values; nothing writes to the dictionary after `init`.
+        let value: [String: Any]
+    }
+
+    private static func makeSiteContext(site: Site, hooks: PluginContext, routes: Routes) -> [String: Any] {
         let config = site.config
         var context: [String: Any] = [
             "title": config.title, "language": config.language, "base_url": config.baseURL,

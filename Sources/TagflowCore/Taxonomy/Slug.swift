@@ -105,12 +105,31 @@ public struct Slug: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// A slug given by hand (front matter `slug:`), checked: one path segment, no `..`, no
     /// slashes, no characters that would need escaping in a file name.
     static func validated(_ text: String) -> Slug? {
+        // The usual slug, ASCII letters, digits, '-', '_' and '.', passes every rule below as it
+        // is; checking its bytes skips trimming and the Character properties.
+        if let first = text.utf8.first, first != UInt8(ascii: "."), text.utf8.allSatisfy(Self.isPlainSlugByte) {
+            return Slug(rawValue: text)
+        }
+        return unicodeValidated(text)
+    }
+
+    /// ``validated(_:)`` for any text.
+    static func unicodeValidated(_ text: String) -> Slug? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed != ".", trimmed != "..", !trimmed.hasPrefix("."),
             !trimmed.contains("/"), !trimmed.contains("\\"), !trimmed.contains(where: { $0.isNewline }),
             trimmed.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
         else { return nil }
         return Slug(rawValue: trimmed)
+    }
+
+    private static func isPlainSlugByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            true
+        default: false
+        }
     }
 }
 

@@ -3,12 +3,6 @@ internal import CMarkdownArena
 import Synchronization
 internal import TagflowHTML
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Renders Markdown to HTML with cmark-gfm.
 ///
 /// ```swift
@@ -281,21 +275,17 @@ struct TreeRewrite {
     /// a 10 000-post build.
     static func words(inCString pointer: UnsafePointer<CChar>?) -> Int {
         guard let pointer else { return 0 }
-        let length = strlen(pointer)
-        return pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
-            words(in: UnsafeBufferPointer(start: $0, count: length))
-        }
-    }
-
-    private static func words(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var count = 0
         var inWord = false
-        for byte in bytes {
+        var index = 0
+        while true {
+            let byte = UInt8(bitPattern: pointer[index])
+            if byte == 0 { return count }
             let isSpace = byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
             if !isSpace && !inWord { count += 1 }
             inWord = !isSpace
+            index += 1
         }
-        return count
     }
 
     static func escapeAttribute(_ text: String) -> String { HTMLEscaping.escaped(text) }

@@ -31,6 +31,20 @@ import Testing
         #expect(Slug.validated("标签")?.rawValue == "标签")
     }
 
+    /// Every string of up to three pieces from a set of plain, edge and non-ASCII text.
+    static let shortStrings: [String] = {
+        let pieces = ["a", "Z", "0", "-", "_", ".", " ", "  ", "/", "\\", "\t", "\n", "~", "é", "e\u{301}", "标", "\u{A0}"]
+        var strings = [""]
+        for _ in 0..<3 { strings += strings.flatMap { prefix in pieces.map { prefix + $0 } } }
+        return Array(Set(strings))
+    }()
+
+    @Test func validatedTakesTheSameDecisionOnTheASCIIPath() {
+        for text in Self.shortStrings {
+            #expect(Slug.validated(text) == Slug.unicodeValidated(text), "\(text.debugDescription)")
+        }
+    }
+
     @Test func percentEncodesNonASCII() {
         #expect(percentEncodedPath("/tags/标签/") == "/tags/%E6%A0%87%E7%AD%BE/")
         #expect(percentEncodedPath("/a b/") == "/a%20b/")
@@ -47,6 +61,13 @@ import Testing
     @Test func unicodeNormalisationDoesNotMatter() {
         #expect(TagKey("Cafe\u{301}") == TagKey("Café"))
         #expect(TagKey("Cafe\u{301}").rawValue == "café")
+    }
+
+    @Test func cleanedSpellingIsTheSameOnTheASCIIPath() {
+        for text in SlugTests.shortStrings {
+            #expect(TagKey.cleanedSpelling(text) == TagKey.unicodeCleanedSpelling(text), "\(text.debugDescription)")
+            #expect(TagKey(text).rawValue == TagKey.unicodeCleanedSpelling(text).lowercased(), "\(text.debugDescription)")
+        }
     }
 
     @Test func punctuationMatters() {
