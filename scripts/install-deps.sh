@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages Tagflow needs, only those that are missing.
-#   scripts/install-deps.sh            the C library (libcmark-gfm-dev, libcmark-gfm-extensions-dev)
+#   scripts/install-deps.sh            the C library (libcmark-gfm-dev, libcmark-gfm-extensions-dev),
+#                                      and binutils for scripts/check-cmark-globals.py
 #   scripts/install-deps.sh --browser  also headless Chromium and the fonts the browser tests pin
 set -euo pipefail
-packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config)
+packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config binutils)
 if [ "${1:-}" = "--browser" ]; then
     packages+=(chromium fonts-dejavu-core fonts-liberation2 fonts-inter fonts-noto-cjk fonts-noto-color-emoji)
 fi

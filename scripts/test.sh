@@ -4,7 +4,8 @@
 #   2. swift test,
 #   3. the whole suite again under AddressSanitizer, with leak checking for the TagflowMarkdown
 #      tests (cmark-gfm is C; Foundation and NIO keep process-lifetime allocations LSan reports),
-#   4. the parallel build tests under ThreadSanitizer, and each fuzz target for FUZZ_SECONDS (30),
+#   4. the machine-code check of cmark-gfm's global tables (scripts/check-cmark-globals.py), the
+#      parallel build tests under ThreadSanitizer, and each fuzz target for FUZZ_SECONDS (30),
 #   5. the format lint and the embedded-theme check,
 #   6. the library docs (DocC, warnings are errors), Examples/ChipsConsumer built and run on the
 #      library products alone, Examples/BlogPackage built through the SwiftPM plugin and a copied
@@ -32,6 +33,9 @@ step "the whole suite under AddressSanitizer"
 ASAN_OPTIONS=detect_leaks=0 swift test --sanitize=address --scratch-path .build-asan
 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
     swift test --skip-build --sanitize=address --scratch-path .build-asan --filter TagflowMarkdownTests
+
+step "cmark-gfm's global tables are out of reach of block parsing (MarkdownRenderer feeds unlocked)"
+python3 scripts/check-cmark-globals.py
 
 step "parallel build under ThreadSanitizer"
 # The parse lock, the parallel loader and renderer, whole builds, the preview's incremental

@@ -1,6 +1,7 @@
-// libFuzzer entry point: front matter split + YAML reading, on any bytes (scripts/fuzz.sh).
+// libFuzzer entry point: front matter split + YAML reading, on any bytes (scripts/fuzz.sh); the
+// fast reader for simple front matter must agree with Yams whenever it accepts.
 // Built with -parse-as-library; SwiftPM links `main` to `<Target>_main`, which hands over to libFuzzer.
-import TagflowMarkdown
+@_spi(Fuzzing) import TagflowMarkdown
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFrontMatter(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -17,6 +18,10 @@ public func fuzzFrontMatter(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
     precondition(text.hasSuffix(split.body), "the body is the end of the file")
     if let yaml = split.yaml {
         precondition(text.utf8.count >= yaml.utf8.count + split.body.utf8.count + 6, "the fences are kept out")
+        if let simple = SimpleYAML.mapping(from: yaml, firstLine: split.yamlFirstLine) {
+            let yams = try? YAMLReader.yamsMapping(from: yaml, firstLine: split.yamlFirstLine)
+            precondition(simple == yams, "SimpleYAML and Yams disagree")
+        }
         do {
             let mapping = try YAMLReader.mapping(from: yaml, firstLine: split.yamlFirstLine)
             let lines = text.utf8.count(where: { $0 == UInt8(ascii: "\n") }) + 1

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TagflowMarkdown
+@_spi(Fuzzing) @testable import TagflowMarkdown
 
 @Suite struct SimpleYAMLTests {
     @Test func readsTheUsualShapeOfFrontMatter() throws {

@@ -84,7 +84,9 @@ public enum YAMLReader {
     }
 
     /// ``mapping(from:firstLine:)`` through Yams, for any YAML.
-    static func yamsMapping(from yaml: String, firstLine: Int) throws(FrontMatterError) -> YAMLMapping {
+    @_spi(Fuzzing) public static func yamsMapping(from yaml: String, firstLine: Int) throws(FrontMatterError)
+        -> YAMLMapping
+    {
         let lineOffset = firstLine - 1
         let node: Node?
         do {

@@ -8,13 +8,15 @@
 /// other syntax, an indented line it does not expect, a tab, a repeated key, a character libyaml
 /// rejects or treats as a line break); ``YAMLReader`` then reads the text with Yams, which also
 /// reports every error. Debug builds check each mapping it returns against Yams'.
-enum SimpleYAML {
-    /// The mapping in `yaml`, or `nil` when the text is not in the shape this reader handles.
+@_spi(Fuzzing) public enum SimpleYAML {
+    /// Reads front matter in the usual shape.
     ///
     /// - Parameters:
     ///   - yaml: The YAML text.
     ///   - firstLine: The file line on which `yaml` starts.
-    static func mapping(from yaml: String, firstLine: Int) -> YAMLMapping? {
+    /// - Returns: The mapping, equal to what ``YAMLReader`` reads with Yams; `nil` when the text
+    ///   is not in the shape this reader handles.
+    public static func mapping(from yaml: String, firstLine: Int) -> YAMLMapping? {
         let result = yaml.utf8.withContiguousStorageIfAvailable { bytes -> YAMLMapping? in
             guard hasOnlyPlainCharacters(bytes) else { return nil }
             var reader = Reader(bytes: bytes, firstLine: firstLine)
@@ -23,9 +25,11 @@ enum SimpleYAML {
         return result ?? nil
     }
 
-    /// Whether `bytes` has no tab, no control character, and none of the characters libyaml
-    /// rejects or reads as line breaks (C1 controls with NEL, U+2028, U+2029, U+FEFF, U+FFFE,
-    /// U+FFFF). Everything else is valid UTF-8 already (it came from a `String`).
+    /// Whether `bytes` has only characters this reader takes as they are.
+    ///
+    /// No tab, no control character, and none of the characters libyaml rejects or reads as line
+    /// breaks (C1 controls with NEL, U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF). Everything else is
+    /// valid UTF-8 already (it came from a `String`).
     static func hasOnlyPlainCharacters(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         let count = bytes.count
@@ -155,8 +159,9 @@ enum SimpleYAML {
             }
         }
 
-        /// The `- item` lines after a key with nothing after its colon, all at one indentation;
-        /// leaves `line` at the first line after them. An empty result means the value is null.
+        /// The `- item` lines after a key with nothing after its colon, all at one indentation.
+        ///
+        /// Leaves `line` at the first line after them. An empty result means the value is null.
         mutating func blockSequence(_ line: inout Range<Int>?) -> [YAMLValue]? {
             var items: [YAMLValue] = []
             var indentation: Int?
@@ -242,6 +247,7 @@ enum SimpleYAML {
         }
 
         /// A quoted scalar that closes on this line, and the index after its closing quote.
+        ///
         /// Double-quoted text may only escape `"` and `\`; any other escape is left to Yams.
         func quoted(from start: Int, in text: Range<Int>) -> (String, Int)? {
             let quote = bytes[start]

@@ -47,16 +47,25 @@ public struct MarkdownRenderer: Sendable {
             cmark_parser_attach_syntax_extension(parser, syntaxExtension)
         }
         var text = markdown
-        // Block parsing reads no process-wide state and runs in parallel; only finishing (which
-        // parses inlines) takes the lock. See `cmarkParseLock`.
-        text.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in
-                cmark_parser_feed(parser, chars.baseAddress, chars.count)
+        let feed = {
+            text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    cmark_parser_feed(parser, chars.baseAddress, chars.count)
+                }
             }
         }
         // Only the pointer leaves the lock; the arena owns the document.
         nonisolated(unsafe) var finished: OpaquePointer?
-        cmarkParseLock.withLock { _ in finished = cmark_parser_finish(parser) }
+        if Self.feedsOutsideLock {
+            // Block parsing reads no process-wide state in this version (see `cmarkParseLock`).
+            feed()
+            cmarkParseLock.withLock { _ in finished = cmark_parser_finish(parser) }
+        } else {
+            cmarkParseLock.withLock { _ in
+                feed()
+                finished = cmark_parser_finish(parser)
+            }
+        }
         guard let root = finished else { preconditionFailure("cmark-gfm returned no document") }
         let extensions = cmark_parser_get_syntax_extensions(parser)
         var rewrite = TreeRewrite(options: options, firstLine: firstLine, memory: memory)
@@ -71,6 +80,15 @@ public struct MarkdownRenderer: Sendable {
             embeds: rewrite.embeds
         )
     }
+
+    /// Whether block parsing may run outside the parse lock.
+    ///
+    /// Only with the cmark-gfm version whose machine code was checked (`cmarkParseLock`); any
+    /// other version parses wholly under the lock.
+    static let feedsOutsideLock = String(cString: cmark_version_string()) == checkedVersion
+
+    /// The cmark-gfm version `scripts/check-cmark-globals.py` checks in CI (Debian's).
+    static let checkedVersion = "0.29.0.gfm.6"
 
     static func cmarkOptions(for options: MarkdownOptions) -> Int32 {
         var flags = CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8
@@ -94,13 +112,14 @@ public struct MarkdownRenderer: Sendable {
 /// One lock for the whole process around `cmark_parser_finish`, the step of cmark-gfm that
 /// touches process-wide state.
 ///
-/// In libcmark-gfm 0.29.0.gfm.6 (Debian's), two global tables (`SPECIAL_CHARS`, `SKIP_CHARS`)
-/// are written only by `cmark_manage_extensions_special_characters`, which only
-/// `cmark_parser_finish` calls (around inline parsing), and read only by inline parsing, which
-/// only `cmark_parser_finish` runs. `cmark_parser_feed` parses blocks, and of the inline
-/// parser's code reaches only link reference definitions, which read neither table. So feeding
-/// runs unlocked and finishing is serialised. `scripts/check-cmark-globals.py` checks these
-/// facts against the installed library's machine code.
+/// In libcmark-gfm 0.29.0.gfm.6 (Debian's, `MarkdownRenderer.checkedVersion`), two global
+/// tables (`SPECIAL_CHARS`, `SKIP_CHARS`) are written only by
+/// `cmark_manage_extensions_special_characters`, which only `cmark_parser_finish` calls (around
+/// inline parsing), and read only by inline parsing, which only `cmark_parser_finish` runs.
+/// `cmark_parser_feed` parses blocks, and of the inline parser's code reaches only link
+/// reference definitions, which read neither table. So with that version feeding runs unlocked
+/// and finishing is serialised; with any other, both are locked. `scripts/check-cmark-globals.py`
+/// checks these facts against the installed library's machine code.
 private let cmarkParseLock = Mutex(())
 
 /// The `cmark_mem` whose functions allocate from the calling thread's Markdown arena.

@@ -33,7 +33,9 @@ import Testing
 
     /// Every string of up to three pieces from a set of plain, edge and non-ASCII text.
     static let shortStrings: [String] = {
-        let pieces = ["a", "Z", "0", "-", "_", ".", " ", "  ", "/", "\\", "\t", "\n", "~", "é", "e\u{301}", "标", "\u{A0}"]
+        let pieces = [
+            "a", "Z", "0", "-", "_", ".", " ", "  ", "/", "\\", "\t", "\n", "~", "é", "e\u{301}", "标", "\u{A0}",
+        ]
         var strings = [""]
         for _ in 0..<3 { strings += strings.flatMap { prefix in pieces.map { prefix + $0 } } }
         return Array(Set(strings))
@@ -66,7 +68,8 @@ import Testing
     @Test func cleanedSpellingIsTheSameOnTheASCIIPath() {
         for text in SlugTests.shortStrings {
             #expect(TagKey.cleanedSpelling(text) == TagKey.unicodeCleanedSpelling(text), "\(text.debugDescription)")
-            #expect(TagKey(text).rawValue == TagKey.unicodeCleanedSpelling(text).lowercased(), "\(text.debugDescription)")
+            #expect(
+                TagKey(text).rawValue == TagKey.unicodeCleanedSpelling(text).lowercased(), "\(text.debugDescription)")
         }
     }
 
