@@ -76,6 +76,22 @@ import Testing
         #expect(TreeRewrite.words(inCString: nil) == 0)
     }
 
+    /// Every string of one to three bytes from 1–255 (weighted to the edges), against splitting.
+    @Test func wordCountsMatchSplittingOnEveryShortByteString() {
+        let edges: [UInt8] = [1, 8, 9, 10, 11, 12, 13, 14, 31, 32, 33, 127, 128, 255]
+        let all = (1...255).map { UInt8($0) }
+        var strings = all.map { [$0] } + all.flatMap { first in all.map { [first, $0] } }
+        strings += edges.flatMap { a in edges.flatMap { b in edges.map { c in [a, b, c] } } }
+        let spaces: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+        for bytes in strings {
+            let expected = bytes.split(whereSeparator: { spaces.contains($0) }).count
+            let counted = (bytes + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { TreeRewrite.words(inCString: $0.baseAddress) }
+            }
+            #expect(counted == expected, "\(bytes)")
+        }
+    }
+
     @Test func headingsGetStableUniqueIDs() {
         let page = renderer.render(
             "# Hello, World!\n\n## Hello world\n\n## Hello, World!\n\n### 标签 布局\n\n## `code` *em*\n")

@@ -70,13 +70,13 @@ enum SiteFiles {
             }
             return
         }
+        // Joined as text: `URL.appendingPathComponent` would stat each entry a second time.
+        let folderPath = url.path
         for name in names.sorted() {
             if isSkipped(name, includeHidden: includeHidden) { continue }
             let relative = folder == "." ? name : "\(folder)/\(name)"
             var isDirectory: ObjCBool = false
-            guard
-                FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path, isDirectory: &isDirectory)
-            else {
+            guard FileManager.default.fileExists(atPath: folderPath + "/" + name, isDirectory: &isDirectory) else {
                 diagnostics.append(
                     Diagnostic(
                         .warning,

@@ -294,16 +294,21 @@ struct TreeRewrite {
     /// a 10 000-post build.
     static func words(inCString pointer: UnsafePointer<CChar>?) -> Int {
         guard let pointer else { return 0 }
+        // Branch-free over the bytes (a word starts where a non-space follows a space): the
+        // literals of a 10 000-post corpus are 70 MB, and a branch per byte was 3.6% of a build.
+        // Bit b is set for the control bytes below 0x20 that are part of a word (all but tab, LF
+        // and CR).
+        let controlWordBits: UInt32 = ~(1 << 0x09 | 1 << 0x0A | 1 << 0x0D)
         var count = 0
-        var inWord = false
+        var previousIsWord: UInt32 = 0
         var index = 0
         while true {
-            let byte = UInt8(bitPattern: pointer[index])
+            let byte = UInt32(UInt8(bitPattern: pointer[index]))
             if byte == 0 { return count }
-            let isSpace = byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
-            if !isSpace && !inWord { count += 1 }
-            inWord = !isSpace
-            index += 1
+            let isWord: UInt32 = byte > 0x20 ? 1 : (byte == 0x20 ? 0 : (controlWordBits >> (byte & 31)) & 1)
+            count &+= Int(isWord & (previousIsWord ^ 1))
+            previousIsWord = isWord
+            index &+= 1
         }
     }
 
