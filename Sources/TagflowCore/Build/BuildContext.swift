@@ -45,6 +45,8 @@ public struct BuildContext: Sendable {
     public var timings: [(step: String, seconds: Double)] = []
     /// Where steps count their items.
     var progress: BuildProgress?
+    /// The digest of each post and page source file read, by path (for page keys).
+    var contentDigests: [String: Digest] = [:]
 
     init(siteRoot: URL, options: BuildOptions) {
         self.siteRoot = siteRoot

@@ -199,10 +199,7 @@ public actor IncrementalBuilder {
 
     /// The digests of a site's posts and pages, in site order, from the table of read files.
     private static func digests(of site: Site?, _ files: [String: ContentLoader.LoadedFile]) -> ContentDigests {
-        func digest(_ path: String) -> Digest { files[path]?.digest ?? Digest() }
-        return ContentDigests(
-            posts: site?.posts.map { digest($0.sourcePath) } ?? [],
-            pages: site?.pages.map { digest($0.sourcePath) } ?? [])
+        ContentDigests(site: site) { files[$0]?.digest }
     }
 
     // MARK: Rebuilds

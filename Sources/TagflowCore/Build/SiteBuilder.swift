@@ -72,7 +72,8 @@ public struct SiteBuilder: Sendable {
     public func build(to output: URL? = nil) async throws(BuildFailure) -> BuildReport {
         let start = ContinuousClock.now
         let cache = BuildCache(siteRoot: siteRoot)
-        var inputs: Digest?
+        var inputs: (all: Digest, frame: Digest)?
+        var previous: [String: BuildCache.PageRecord]?
         if options.useCache {
             progress?.begin("cache")
             var early = BuildContext(siteRoot: siteRoot, options: options)
@@ -81,9 +82,11 @@ public struct SiteBuilder: Sendable {
             try writer.validate(siteRoot: siteRoot, sourceFolders: Self.sourceFolders(early.config))
             inputs = await BuildInputs.digest(
                 siteRoot: siteRoot, config: early.config, options: options, plugins: plugins.map(\.name))
-            if let inputs, let manifest = cache.read(), manifest.inputs == inputs.description,
-                manifest.output == writer.target.path, writer.recordedInputs() == inputs.description
-            {
+            let manifest = cache.read()
+            // The folder must be exactly what the last build wrote: recorded by that build and
+            // not changed since (an update in place clears the record until it is done).
+            let isLastOutput = manifest.map { $0.output == writer.target.path && writer.recordedInputs() == $0.inputs }
+            if let inputs, let manifest, isLastOutput == true, manifest.inputs == inputs.all.description {
                 writer.removeLeftovers()
                 let warnings = manifest.warnings.map(\.diagnostic)
                 if options.strict && !warnings.isEmpty { throw BuildFailure(diagnostics: warnings) }
@@ -92,6 +95,11 @@ public struct SiteBuilder: Sendable {
                     output: writer.target, pageCount: manifest.pages, fileCount: manifest.files,
                     byteCount: manifest.bytes, postCount: manifest.posts, tagCount: manifest.tags,
                     warnings: warnings, timings: [("cache", seconds)], seconds: seconds, isUpToDate: true)
+            }
+            // Only the Markdown of posts and pages changed: the pages whose keys are unchanged
+            // can stay as they are.
+            if let inputs, let manifest, isLastOutput == true, manifest.frame == inputs.frame.description {
+                previous = cache.readPages()
             }
         }
         var context: BuildContext
@@ -102,12 +110,22 @@ public struct SiteBuilder: Sendable {
             context = try await run(steps.filter { $0.name != "render" })
             let writer = OutputWriter(target: target(output, context.config))
             try writer.validate(siteRoot: siteRoot, sourceFolders: Self.sourceFolders(context.config))
-            written = try await Self.renderAndWrite(&context, writer: writer, inputs: inputs?.description)
+            let digests = ContentDigests(site: context.site) { [context] in context.contentDigests[$0] }
+            if let previous, let inputs,
+                let updated = try await Self.updateInPlace(
+                    &context, writer: writer, inputs: inputs.all.description, digests: digests, previous: previous)
+            {
+                written = updated
+            } else {
+                written = try await Self.renderAndWrite(
+                    &context, writer: writer, inputs: inputs?.all.description, digests: options.useCache ? digests : nil
+                )
+            }
         } catch {
             if options.useCache { cache.clear() }
             throw error
         }
-        let report = BuildReport(
+        var report = BuildReport(
             output: written.output,
             pageCount: written.pages,
             fileCount: written.files + context.staticFiles.count,
@@ -117,14 +135,17 @@ public struct SiteBuilder: Sendable {
             warnings: context.diagnostics.filter { $0.severity == .warning }.sortedForDisplay(),
             timings: context.timings,
             seconds: (ContinuousClock.now - start).seconds)
+        report.rewrittenFileCount = written.rewritten
         if options.useCache {
             if let inputs {
                 cache.write(
                     BuildCache.Manifest(
-                        format: BuildCache.formatVersion, tagflow: TagflowVersion.current, inputs: inputs.description,
+                        format: BuildCache.formatVersion, tagflow: TagflowVersion.current,
+                        inputs: inputs.all.description, frame: inputs.frame.description,
                         output: written.output.path, pages: report.pageCount, files: report.fileCount,
                         bytes: report.byteCount, posts: report.postCount, tags: report.tagCount,
                         warnings: report.warnings.map(BuildCache.Warning.init)))
+                cache.writePages(written.pageRecords)
             } else {
                 cache.clear()
             }
@@ -234,6 +255,7 @@ public struct SiteBuilder: Sendable {
 
     static func loadContent(_ context: inout BuildContext) async throws(BuildFailure) {
         let loaded = await contentLoader(context).load(progress: context.progress)
+        context.contentDigests = Dictionary(loaded.files.map { ($0.path, $0.digest) }, uniquingKeysWith: { a, _ in a })
         context.staticFiles = staticFiles(context)
         try useContent(loaded, &context)
     }
@@ -337,6 +359,10 @@ public struct SiteBuilder: Sendable {
         var pageSizes: [String: Int]
         /// Static files that a page replaced.
         var staticWarnings: [Diagnostic]
+        /// Each page's key and size, by output path, when the renderer had keys.
+        var pageRecords: [String: BuildCache.PageRecord] = [:]
+        /// How many files an update in place wrote (`nil` for a whole new folder).
+        var rewritten: Int?
     }
 
     /// Renders every page into a staging folder and swaps it in.
@@ -363,12 +389,15 @@ public struct SiteBuilder: Sendable {
             var bytes: Int
             var diagnostics: [Diagnostic]
             var failure: CocoaError?
+            var key: Digest?
         }
         let pages = await ParallelMap.map(jobs) { job in
             defer { progress?.advance() }
             let (file, diagnostics) = renderer.render(job)
             let failure = OutputWriter.writeFile(file, into: staging)
-            return Page(path: file.path, bytes: file.contents.count, diagnostics: diagnostics, failure: failure)
+            return Page(
+                path: file.path, bytes: file.contents.count, diagnostics: diagnostics, failure: failure,
+                key: renderer.key(of: job))
         }
         context.timings.append(("render", (ContinuousClock.now - renderStart).seconds))
         let writeStart = ContinuousClock.now
@@ -410,7 +439,105 @@ public struct SiteBuilder: Sendable {
             bytes: pages.reduce(0) { $0 + $1.bytes } + assets.reduce(0) { $0 + $1.contents.count },
             renderer: renderer,
             pageSizes: Dictionary(pages.map { ($0.path, $0.bytes) }, uniquingKeysWith: { first, _ in first }),
-            staticWarnings: staticWarnings)
+            staticWarnings: staticWarnings,
+            pageRecords: Self.records(pages.lazy.map { ($0.path, $0.key?.description, $0.bytes) }))
+    }
+
+    /// Page records for the cache; none unless every page has a key.
+    private static func records(
+        _ pages: some Sequence<(path: String, key: String?, bytes: Int)>
+    ) -> [String: BuildCache.PageRecord] {
+        var records: [String: BuildCache.PageRecord] = [:]
+        for page in pages {
+            guard let key = page.key else { return [:] }
+            records[page.path] = BuildCache.PageRecord(key: key, bytes: page.bytes)
+        }
+        return records
+    }
+
+    /// Brings the output folder of the last build up to date in place: renders only the pages
+    /// whose keys differ from the ones recorded, replaces each of those files atomically, and
+    /// deletes the pages that are gone.
+    ///
+    /// For a build whose settings, templates, static files, fonts, options and plugins are the
+    /// ones the folder was built with (``BuildInputs``' frame), so that a page with an unchanged
+    /// key has unchanged bytes. Everything is rendered before the folder is touched, so a build
+    /// that fails leaves it as it was. While files are replaced the folder's marker records no
+    /// inputs: if the update stops half-way, the next build replaces the whole folder.
+    ///
+    /// - Returns: What the folder holds now; `nil` when the change needs a whole new folder (a
+    ///   page appears or disappears where a static file lives: which one wins is the full build's
+    ///   decision).
+    static func updateInPlace(
+        _ context: inout BuildContext, writer: OutputWriter, inputs: String, digests: ContentDigests,
+        previous: [String: BuildCache.PageRecord]
+    ) async throws(BuildFailure) -> Written? {
+        guard let site = context.site, let theme = context.theme else {
+            preconditionFailure("rendering without content or templates")
+        }
+        let renderStart = ContinuousClock.now
+        context.progress?.begin("render")
+        let renderer = await SiteRenderer(site: site, theme: theme, hooks: context.plugins).prepared(digests: digests)
+        let planned = renderer.jobs.map { job in
+            (job: job, path: renderer.outputPath(of: job), key: renderer.key(of: job)?.description)
+        }
+        let paths = Set(planned.map(\.path))
+        let staticPaths = Set(context.staticFiles.map(\.path))
+        let gone = Set(previous.keys).subtracting(paths)
+        guard paths.subtracting(previous.keys).isDisjoint(with: staticPaths), gone.isDisjoint(with: staticPaths)
+        else { return nil }
+        let stale = planned.filter { $0.key == nil || previous[$0.path]?.key != $0.key }
+        let progress = context.progress
+        progress?.setTotal(stale.count)
+        let rendered = await ParallelMap.map(stale.map(\.job)) { job in
+            defer { progress?.advance() }
+            return renderer.render(job)
+        }
+        context.diagnostics += rendered.flatMap(\.diagnostics)
+        let staticWarnings = staticPagePathWarnings(staticPaths.intersection(paths), context.config)
+        context.diagnostics += staticWarnings
+        context.staticFiles.removeAll { paths.contains($0.path) }
+        try context.failIfNeeded()
+        // Assets depend only on the frame, but are few: rewrite any that differ.
+        let assets = renderer.assets.filter { !staticPaths.contains($0.path) }
+        let changedAssets = assets.filter { asset in
+            FileManager.default.contents(atPath: writer.target.path + "/" + asset.path).map { [UInt8]($0) }
+                != asset.contents
+        }
+        context.timings.append(("render", (ContinuousClock.now - renderStart).seconds))
+
+        let writeStart = ContinuousClock.now
+        context.progress?.begin("write")
+        try writer.forgetInputs()
+        let files = rendered.map(\.file) + changedAssets
+        let target = writer.target
+        let failures = await ParallelMap.map(files) { file in
+            OutputWriter.replaceFile(file, in: target).map { (file.path, $0) }
+        }
+        if let (path, failure) = failures.compactMap({ $0 }).first {
+            throw BuildFailure(diagnostics: [
+                Diagnostic(
+                    .error,
+                    TagflowError(
+                        location: SourceLocation(path: target.path), step: "output",
+                        message: "could not write \(path): \(ContentLoader.reason(failure))", underlying: failure))
+            ])
+        }
+        for path in gone.sorted() { OutputWriter.removeFile(path, in: target) }
+        try writer.recordInputs(inputs)
+        context.timings.append(("write", (ContinuousClock.now - writeStart).seconds))
+
+        var sizes = Dictionary(
+            zip(stale.map(\.path), rendered.map(\.file.contents.count)), uniquingKeysWith: { a, _ in a })
+        for page in planned where sizes[page.path] == nil { sizes[page.path] = previous[page.path]?.bytes ?? 0 }
+        let htmlPages = planned.filter { $0.path.hasSuffix(".html") }.count
+        return Written(
+            output: target, pages: htmlPages + assets.filter { $0.path.hasSuffix(".html") }.count,
+            files: planned.count + assets.count,
+            bytes: sizes.values.reduce(0, +) + assets.reduce(0) { $0 + $1.contents.count },
+            renderer: renderer, pageSizes: sizes, staticWarnings: staticWarnings,
+            pageRecords: records(planned.map { ($0.path, $0.key, sizes[$0.path] ?? 0) }),
+            rewritten: files.count)
     }
 
     static func staticPagePathWarnings(_ paths: Set<String>, _ config: SiteConfig) -> [Diagnostic] {

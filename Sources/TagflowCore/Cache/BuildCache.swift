@@ -11,13 +11,15 @@ import Foundation
 struct BuildCache: Sendable {
     static let folderName = ".tagflow-cache"
     /// Bumped whenever what a build writes for the same inputs changes in a way the version does not.
-    static let formatVersion = 1
+    static let formatVersion = 2
 
     /// What the last successful build read and wrote.
     struct Manifest: Codable, Equatable, Sendable {
         var format: Int
         var tagflow: String
         var inputs: String
+        /// The digest of the inputs but the Markdown of posts and pages (``BuildInputs``).
+        var frame: String
         var output: String
         var pages: Int
         var files: Int
@@ -65,6 +67,41 @@ struct BuildCache: Sendable {
     }
 
     private var manifestURL: URL { folder.appendingPathComponent("manifest.json") }
+    private var pagesURL: URL { folder.appendingPathComponent("pages.tsv") }
+
+    /// One page the last build wrote: the key of what it was made from, and its size.
+    struct PageRecord: Equatable, Sendable {
+        var key: String
+        var bytes: Int
+    }
+
+    /// The pages of the last build, by output path (one `key<TAB>bytes<TAB>path` line each), when
+    /// the manifest is also readable; a build reuses those whose key is unchanged.
+    func readPages() -> [String: PageRecord]? {
+        guard read() != nil, let data = FileManager.default.contents(atPath: pagesURL.path) else { return nil }
+        var pages: [String: PageRecord] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3, let bytes = Int(fields[1]), !fields[0].isEmpty, !fields[2].isEmpty else {
+                return nil
+            }
+            pages[String(fields[2])] = PageRecord(key: String(fields[0]), bytes: bytes)
+        }
+        return pages
+    }
+
+    /// Replaces the page record (written beside, then renamed).
+    func writePages(_ pages: [String: PageRecord]) {
+        // A path with a tab or a line break cannot be recorded; then none is, and the next
+        // build renders every page.
+        guard !pages.keys.contains(where: { $0.contains("\t") || $0.contains("\n") }) else {
+            try? FileManager.default.removeItem(at: pagesURL)
+            return
+        }
+        let text = pages.sorted { $0.key < $1.key }.map { "\($1.key)\t\($1.bytes)\t\($0)\n" }.joined()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try? Data(text.utf8).write(to: pagesURL, options: .atomic)
+    }
 
     /// The manifest, when there is one from this Tagflow version and cache format.
     func read() -> Manifest? {
@@ -96,6 +133,7 @@ struct BuildCache: Sendable {
     /// Forgets the last build (after a failed one, so nothing stale is trusted).
     func clear() {
         try? FileManager.default.removeItem(at: manifestURL)
+        try? FileManager.default.removeItem(at: pagesURL)
     }
 }
 

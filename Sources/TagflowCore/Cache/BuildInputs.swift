@@ -10,11 +10,13 @@ enum BuildInputs {
     /// touched but not changed, or restored by a CI cache, still matches. Static files, which can
     /// be large and are copied rather than read, count by path, size and modification time.
     ///
-    /// - Returns: `nil` when a folder could not be listed cleanly (a link loop, an unreadable
-    ///   folder): such a build must run in full to report it.
+    /// - Returns: The digest of everything (`all`), and of everything but the Markdown of posts
+    ///   and pages (`frame`: a build whose frame is unchanged can reuse the pages whose own inputs
+    ///   are unchanged); `nil` when a folder could not be listed cleanly (a link loop, an
+    ///   unreadable folder): such a build must run in full to report it.
     static func digest(
         siteRoot: URL, config: SiteConfig, options: BuildOptions, plugins: [String]
-    ) async -> Digest? {
+    ) async -> (all: Digest, frame: Digest)? {
         var digest = Digest()
         digest.update(UInt64(BuildCache.formatVersion))
         digest.update(TagflowVersion.current)
@@ -24,17 +26,17 @@ enum BuildInputs {
         digest.update(contents(of: siteRoot.appendingPathComponent("site.yml")) ?? [0xFF])
 
         let paths = config.paths
-        var read: [String] = []
+        var content: [String] = []
         for folder in ["posts", "pages"] {
             let listing = SiteFiles.markdownFiles(
                 under: paths.content == "." ? folder : "\(paths.content)/\(folder)", in: siteRoot)
             guard listing.diagnostics.isEmpty else { return nil }
-            read += listing.files
+            content += listing.files
         }
         let templates = SiteFiles.allFiles(under: paths.templates, in: siteRoot)
         let statics = SiteFiles.allFiles(under: paths.static, in: siteRoot)
         guard templates.diagnostics.isEmpty, statics.diagnostics.isEmpty else { return nil }
-        read += templates.files
+        let read = content + templates.files
 
         let fileDigests = await ParallelMap.map(read) { path -> Digest? in
             guard let bytes = contents(of: siteRoot.appendingPathComponent(path)) else { return nil }
@@ -43,17 +45,22 @@ enum BuildInputs {
             file.update(bytes)
             return file
         }
-        for file in fileDigests {
+        var frame = digest
+        for (index, file) in fileDigests.enumerated() {
             guard let file else { return nil }
             digest.update(file)
+            if index >= content.count { frame.update(file) }
         }
         for path in statics.files + (config.chips.font.isEmpty ? [] : [config.chips.font]) {
-            digest.update(path)
             guard let stamp = stamp(of: siteRoot.appendingPathComponent(path)) else { return nil }
+            digest.update(path)
             digest.update(stamp.size)
             digest.update(stamp.modified)
+            frame.update(path)
+            frame.update(stamp.size)
+            frame.update(stamp.modified)
         }
-        return digest
+        return (digest, frame)
     }
 
     private static func contents(of url: URL) -> [UInt8]? {

@@ -262,6 +262,26 @@ struct OutputWriter: Sendable {
     }
 
     /// The inputs digest the marker of the current output records, if any.
+    /// Marks the finished output folder as the output of `inputs` (after it was updated in place).
+    func recordInputs(_ inputs: String) throws(BuildFailure) {
+        let marker = Self.markerText + "\(Self.inputsPrefix)\(inputs)\n"
+        do {
+            try Data(marker.utf8).write(to: target.appendingPathComponent(Self.markerName), options: .atomic)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Forgets which inputs the output folder was built from, before it is changed in place: if
+    /// the update stops half-way, the next build cannot take the folder for a finished one.
+    func forgetInputs() throws(BuildFailure) {
+        do {
+            try Data(Self.markerText.utf8).write(to: target.appendingPathComponent(Self.markerName), options: .atomic)
+        } catch {
+            throw failure(error)
+        }
+    }
+
     func recordedInputs() -> String? {
         guard let data = FileManager.default.contents(atPath: target.appendingPathComponent(Self.markerName).path)
         else { return nil }

@@ -2,6 +2,17 @@
 struct ContentDigests: Sendable {
     var posts: [Digest]
     var pages: [Digest]
+
+    init(posts: [Digest], pages: [Digest]) {
+        self.posts = posts
+        self.pages = pages
+    }
+
+    /// The digests of a site's posts and pages, in site order, from each source file's digest.
+    init(site: Site?, digestOf: (String) -> Digest?) {
+        posts = site?.posts.map { digestOf($0.sourcePath) ?? Digest() } ?? []
+        pages = site?.pages.map { digestOf($0.sourcePath) ?? Digest() } ?? []
+    }
 }
 
 /// What each page of a site is made from, as digests, so that a rebuild renders again only the
