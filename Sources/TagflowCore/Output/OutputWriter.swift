@@ -261,7 +261,6 @@ struct OutputWriter: Sendable {
         Self.removeTree(retired)
     }
 
-    /// The inputs digest the marker of the current output records, if any.
     /// Marks the finished output folder as the output of `inputs` (after it was updated in place).
     func recordInputs(_ inputs: String) throws(BuildFailure) {
         let marker = Self.markerText + "\(Self.inputsPrefix)\(inputs)\n"
@@ -272,8 +271,9 @@ struct OutputWriter: Sendable {
         }
     }
 
-    /// Forgets which inputs the output folder was built from, before it is changed in place: if
-    /// the update stops half-way, the next build cannot take the folder for a finished one.
+    /// Forgets which inputs the output folder was built from, before it is changed in place.
+    ///
+    /// If the update stops half-way, the next build cannot take the folder for a finished one.
     func forgetInputs() throws(BuildFailure) {
         do {
             try Data(Self.markerText.utf8).write(to: target.appendingPathComponent(Self.markerName), options: .atomic)
@@ -282,6 +282,7 @@ struct OutputWriter: Sendable {
         }
     }
 
+    /// The inputs digest the marker of the current output records, if any.
     func recordedInputs() -> String? {
         guard let data = FileManager.default.contents(atPath: target.appendingPathComponent(Self.markerName).path)
         else { return nil }
