@@ -119,6 +119,39 @@ import Testing
         #expect(stderr.contains("error: build failed: 1 error"))
     }
 
+    /// Page keys recorded by one run are compared by the next, so they must not depend on the
+    /// process (Swift's `Hasher` is seeded per process).
+    @Test func aSecondRunAfterAnEditKeepsThePagesItDoesNotChange() throws {
+        let fixture = try SiteFixture(
+            """
+            -- site.yml --
+            title: T
+            chips:
+              colors: {text: "#111111", background: "#eeeeee", border: "#cccccc"}
+            -- posts/2024-01-01-a.md --
+            ---
+            title: A
+            tags: [swift]
+            ---
+            A
+            -- posts/2024-01-02-b.md --
+            ---
+            title: B
+            tags: [rust]
+            ---
+            B
+            """)
+        defer { fixture.remove() }
+        let page = fixture.output.appendingPathComponent("404.html").path
+        #expect(try run(["build", fixture.site.path, "-o", fixture.output.path, "-q"]).0 == 0)
+        let before = try FileManager.default.attributesOfItem(atPath: page)[.systemFileNumber] as? UInt64
+        try fixture.write("posts/2024-01-02-b.md", "---\ntitle: B\ntags: [rust]\n---\nB, edited\n")
+        #expect(try run(["build", fixture.site.path, "-o", fixture.output.path, "-q"]).0 == 0)
+        let after = try FileManager.default.attributesOfItem(atPath: page)[.systemFileNumber] as? UInt64
+        #expect(before != nil && before == after, "404.html was written again")
+        #expect(try fixture.output("posts/b/index.html").contains("B, edited"))
+    }
+
     @Test func chipsReadsSettingsFromAConfigFileNamedRelatively() throws {
         let fixture = try SiteFixture("-- chips.yml --\nfont_size: 16\nbreakpoints: [300, 600]\n")
         defer { fixture.remove() }

@@ -25,7 +25,8 @@ struct ContentDigests: Sendable {
 struct PageKeys: Sendable {
     /// The source files.
     var content: ContentDigests
-    /// What every page shows: the settings and the pages menu.
+    /// What every page shows: the pages menu. (The settings are the same whenever keys are
+    /// compared.)
     var site: Digest
     /// Each tag's name, URL, count and identity, in taxonomy order.
     var tagLinks: [Digest]
@@ -44,10 +45,10 @@ struct PageKeys: Sendable {
         site: Site, tagLinks: [TagLink], postTagIndices: [[Int]], relatedTags: [[Int]], content: ContentDigests
     ) {
         self.content = content
-        var hasher = Hasher()
-        hasher.combine(site.config)
+        // The settings are left out: keys are compared only while they stay the same (see the
+        // type's comment), and a key must not depend on the process (`Hasher` is seeded per
+        // process) now that `tagflow build` compares keys with the ones its last run recorded.
         var siteDigest = Digest()
-        siteDigest.update(UInt64(bitPattern: Int64(hasher.finalize())))
         for page in site.pages {
             siteDigest.update(page.title)
             siteDigest.update(page.slug.rawValue)
