@@ -6,9 +6,10 @@
 
 Generates the corpus with ../shared/bench/gen_corpus.py (kept in .build-bench-corpus/ so later
 runs reuse it), then builds it RUNS times with Tagflow and with Debian's `hugo` in alternation,
-each into an emptied folder (a full build). Every output folder is deleted before its timing
-starts: deleting 15 000 files is itself slow on some disks (run_hugo.sh, which deletes its folder
-inside its own run, then finds nothing to delete). Then, with the output
+each into a new folder of its own (a full build; run_hugo.sh's own `rm -rf` then finds nothing to
+delete). The folders are deleted after the last timed build, not between builds: on some file
+systems creating files soon after deleting many is slow, and that cost would fall on whichever
+build came next. Then, with the output
 and cache of the last Tagflow build in place, it times Tagflow again with nothing changed, and
 after editing one post. Prints medians of wall time, CPU time and peak memory, and the ratios.
 
@@ -18,7 +19,7 @@ reads the rebuild time the server prints ("Rebuilt in 12 ms (…)") and measures
 how long until that line appears (the watcher's polling and quiet period included).
 
 Each run also times the floor: writing the same folders and files, of the same sizes, with no
-generator at all (a small Python writer, into an emptied folder like the others). No generator can
+generator at all (a small Python writer, into a new folder like the others). No generator can
 beat it; on a file system that is slow to allocate inodes it is most of a build. `--out-dir` puts
 the three output folders elsewhere, e.g. on a tmpfs (`--out-dir /dev/shm/bench`), to time the
 generators without the disk.
@@ -163,21 +164,35 @@ def main():
     manifest = out_dir / "floor-manifest.txt"
     hugo_env = dict(os.environ, HUGO_MARKUP_HIGHLIGHT_CODEFENCES="false")
 
+    # Every timed build writes into a folder of its own, and the folders are deleted only after
+    # the last one. Deleting a tree of 30 000 files and folders makes some file systems slow to
+    # create files for minutes afterwards (ext4 without a journal passes over recently freed
+    # inodes), a cost that grew with every run and fell on whichever build came next; a CI job
+    # building into a fresh checkout never pays it.
+    def run_folder(folder, index):
+        return folder.with_name(f"{folder.name}-{index}")
+
+    def remove_run_folders():
+        for folder in (tagflow_out, hugo_out, floor_out):
+            for old in sorted(folder.parent.glob(f"{folder.name}-*")):
+                shutil.rmtree(old, ignore_errors=True)
+
+    remove_run_folders()
     full, hugo_rows, floor_rows = [], [], []
     for index in range(args.runs):
-        shutil.rmtree(tagflow_out, ignore_errors=True)
-        full.append(run([str(tagflow), "build", str(corpus), "--output", str(tagflow_out), "--quiet", "--no-cache"]))
+        out = run_folder(tagflow_out, index)
+        full.append(run([str(tagflow), "build", str(corpus), "--output", str(out), "--quiet", "--no-cache"]))
         if index == 0:
-            write_manifest(tagflow_out, manifest)
+            write_manifest(out, manifest)
         if hugo:
-            shutil.rmtree(hugo_out, ignore_errors=True)
-            hugo_rows.append(run([str(bench / "run_hugo.sh"), str(corpus), str(hugo_out)], env=hugo_env))
-        shutil.rmtree(floor_out, ignore_errors=True)
-        floor_rows.append(run([sys.executable, __file__, "--write-floor", str(manifest), str(floor_out)]))
+            hugo_rows.append(run([str(bench / "run_hugo.sh"), str(corpus), str(run_folder(hugo_out, index))],
+                                 env=hugo_env))
+        floor_rows.append(run([sys.executable, __file__, "--write-floor", str(manifest),
+                               str(run_folder(floor_out, index))]))
         print(f"run {index + 1}/{args.runs}: tagflow {full[-1][0]:.2f} s"
               + (f", hugo {hugo_rows[-1][0]:.2f} s" if hugo else "") + f", floor {floor_rows[-1][0]:.2f} s",
               flush=True)
-    shutil.rmtree(floor_out, ignore_errors=True)
+    remove_run_folders()
 
     # With the cache: one build to fill it, then builds with nothing changed and with one post edited.
     shutil.rmtree(tagflow_out, ignore_errors=True)

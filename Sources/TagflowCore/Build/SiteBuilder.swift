@@ -508,6 +508,7 @@ public struct SiteBuilder: Sendable {
 
         let writeStart = ContinuousClock.now
         context.progress?.begin("write")
+        writer.removeLeftovers()
         try writer.forgetInputs()
         let files = rendered.map(\.file) + changedAssets
         let target = writer.target

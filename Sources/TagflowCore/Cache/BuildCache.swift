@@ -87,7 +87,7 @@ struct BuildCache: Sendable {
             }
             pages[String(fields[2])] = PageRecord(key: String(fields[0]), bytes: bytes)
         }
-        return pages
+        return pages.isEmpty ? nil : pages
     }
 
     /// Replaces the page record (written beside, then renamed).

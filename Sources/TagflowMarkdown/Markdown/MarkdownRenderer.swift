@@ -12,7 +12,8 @@ internal import TagflowHTML
 ///
 /// Safe to use from many tasks at once: the one step of cmark-gfm that touches process-wide
 /// state (inline parsing, which edits a global table of special characters) runs under a lock;
-/// everything else runs in parallel.
+/// everything else runs in parallel (block parsing only with the cmark-gfm version that was
+/// checked, see `feedsOutsideLock`). Each document's nodes live in an arena of their own.
 public struct MarkdownRenderer: Sendable {
     /// The options used for every document.
     public var options: MarkdownOptions
