@@ -289,13 +289,7 @@ public actor IncrementalBuilder {
         if let (path, failure) = failures.compactMap({ $0 }).first {
             // The folder is now part old, part new: only a full build can say what it holds.
             state.isUsable = false
-            throw BuildFailure(diagnostics: [
-                Diagnostic(
-                    .error,
-                    TagflowError(
-                        location: SourceLocation(path: output.path), step: "output",
-                        message: "could not write \(path): \(ContentLoader.reason(failure))", underlying: failure))
-            ])
+            throw OutputWriter.writeFailure(path, failure, in: output)
         }
         for path in gone { state.pages[path] = nil }
         for (planned, result) in zip(stale, rendered) {

@@ -416,13 +416,7 @@ public struct SiteBuilder: Sendable {
         }
         do throws(BuildFailure) {
             if let (path, failure) = failed {
-                throw BuildFailure(diagnostics: [
-                    Diagnostic(
-                        .error,
-                        TagflowError(
-                            location: SourceLocation(path: writer.target.path), step: "output",
-                            message: "could not write \(path): \(ContentLoader.reason(failure))", underlying: failure))
-                ])
+                throw OutputWriter.writeFailure(path, failure, in: writer.target)
             }
             try context.failIfNeeded()
         } catch {
@@ -516,13 +510,7 @@ public struct SiteBuilder: Sendable {
             OutputWriter.replaceFile(file, in: target).map { (file.path, $0) }
         }
         if let (path, failure) = failures.compactMap({ $0 }).first {
-            throw BuildFailure(diagnostics: [
-                Diagnostic(
-                    .error,
-                    TagflowError(
-                        location: SourceLocation(path: target.path), step: "output",
-                        message: "could not write \(path): \(ContentLoader.reason(failure))", underlying: failure))
-            ])
+            throw OutputWriter.writeFailure(path, failure, in: target)
         }
         for path in gone.sorted() { OutputWriter.removeFile(path, in: target) }
         try writer.recordInputs(inputs)

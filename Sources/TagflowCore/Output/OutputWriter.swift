@@ -261,6 +261,17 @@ struct OutputWriter: Sendable {
         Self.removeTree(retired)
     }
 
+    /// The build failure for a page or asset that could not be written into `folder`.
+    static func writeFailure(_ path: String, _ failure: CocoaError, in folder: URL) -> BuildFailure {
+        BuildFailure(diagnostics: [
+            Diagnostic(
+                .error,
+                TagflowError(
+                    location: SourceLocation(path: folder.path), step: "output",
+                    message: "could not write \(path): \(ContentLoader.reason(failure))", underlying: failure))
+        ])
+    }
+
     /// Marks the finished output folder as the output of `inputs` (after it was updated in place).
     func recordInputs(_ inputs: String) throws(BuildFailure) {
         let marker = Self.markerText + "\(Self.inputsPrefix)\(inputs)\n"
