@@ -34,6 +34,9 @@ struct SiteRenderer: Sendable {
     /// What lists show of each post, in post order; made by ``render()`` before the pages, since
     /// one post appears in many lists (home pages, every tag page of its tags).
     private(set) var summaries: [PostSummary] = []
+    /// Each post's context in lists of posts, made from ``summaries``: shared by every list that
+    /// shows the post, so that its entry is rendered once (``SharedContext``).
+    private(set) var listedPosts: [SharedContext] = []
     /// Tag lists that several pages show, drawn once by ``prepared()``: the home cloud (on every
     /// home page), the `/tags/` cloud, and each tag's related tags (on every page of that tag).
     private(set) var homeCloudHTML: String?
@@ -153,6 +156,10 @@ struct SiteRenderer: Sendable {
             }
             return makesSummaries.makeSummary(of: index)
         }
+        let makesContexts = renderer
+        renderer.listedPosts = await ParallelMap.map(Array(site.posts.indices)) { index in
+            SharedContext(makesContexts.summary(of: index))
+        }
         guard let lists else { return renderer }
         if let reuse, reuse.allTags == keys?.allTags {
             renderer.homeCloudHTML = reuse.homeCloudHTML
@@ -198,6 +205,10 @@ struct SiteRenderer: Sendable {
         for index in posts.keys where renderer.summaries.indices.contains(index) {
             renderer.summaries[index] = changed.makeSummary(of: index)
         }
+        let withSummaries = renderer
+        for index in posts.keys where renderer.listedPosts.indices.contains(index) {
+            renderer.listedPosts[index] = SharedContext(withSummaries.summary(of: index))
+        }
         return renderer
     }
 
@@ -223,7 +234,7 @@ struct SiteRenderer: Sendable {
         case .home(let pagination):
             let path = Pagination.path(of: pagination.page, firstPagePath: Routes.home)
             var context = base(path: path, title: site.config.title, description: site.config.description)
-            context["posts"] = pagination.range.map { summary(of: $0) }
+            context["posts"] = pagination.range.map(listed)
             context["pagination"] = paginationContext(pagination, firstPagePath: Routes.home)
             // The cloud is on the first page only: later pages are for reading on, and a cloud of
             // every tag on each of them would be most of the site's bytes on a large blog.
@@ -245,8 +256,8 @@ struct SiteRenderer: Sendable {
                 details["updated_display"] = updated.displayDay(in: timeZone)
                 details["updated_rfc3339"] = updated.rfc3339(in: timeZone)
             }
-            if index > 0 { details["newer"] = summary(of: index - 1) }
-            if index + 1 < site.posts.count { details["older"] = summary(of: index + 1) }
+            if index > 0 { details["newer"] = listed(index - 1) }
+            if index + 1 < site.posts.count { details["older"] = listed(index + 1) }
             details["params"] = Self.templateValue(.map(post.params))
             context["post"] = details
             return (page(path, post.template ?? "post", context), diagnostics)
@@ -280,7 +291,7 @@ struct SiteRenderer: Sendable {
             var tagDetails = tagContext(tagLinks[index])
             tagDetails["posts_word"] = tag.count == 1 ? "post" : "posts"
             context["tag"] = tagDetails
-            context["posts"] = pagination.range.map { summary(of: tag.postIndices[$0]) }
+            context["posts"] = pagination.range.map { listed(tag.postIndices[$0]) }
             context["pagination"] = paginationContext(pagination, firstPagePath: firstPage)
             if relatedHTML.indices.contains(index) {
                 if let html = relatedHTML[index] { context["related_html"] = html }
@@ -358,6 +369,11 @@ struct SiteRenderer: Sendable {
             tagIndices: tagIndices, title: post.title, url: routes.url(path), permalink: routes.permalink(path),
             dateDisplay: post.date.displayDay(in: timeZone), dateISO: post.date.isoDay(in: timeZone),
             dateRFC3339: post.date.rfc3339(in: timeZone), summary: post.summary, isDraft: post.isDraft, tagsHTML: html)
+    }
+
+    /// A post's context in a list of posts.
+    private func listed(_ index: Int) -> SharedContext {
+        listedPosts.indices.contains(index) ? listedPosts[index] : SharedContext(summary(of: index))
     }
 
     private func summary(of index: Int, role: TagListRole = .summary) -> [String: Any] {

@@ -1,4 +1,5 @@
 import Mustache
+import Synchronization
 internal import TagflowHTML
 
 /// A theme's templates as swift-mustache parsed them, rendered without swift-mustache's
@@ -18,7 +19,11 @@ internal import TagflowHTML
 ///   swift-mustache.
 /// - A value of any type other than those below makes ``render(_:with:)`` throw, and the page is
 ///   rendered with swift-mustache instead. Handled: `String`, `Int`, `Double`, `Bool`,
-///   `[String: Any]` (and other dictionaries keyed by `String`), arrays, and absent names.
+///   `[String: Any]` (and other dictionaries keyed by `String`), ``SharedContext``, arrays, and
+///   absent names.
+///
+/// What a section renders from a ``SharedContext`` is kept in it when it read nothing below it on
+/// the stack, and reused by every later page (see ``SharedContext``).
 ///
 /// `ThemeTests` compares the two renderers on every built-in template and on generated templates
 /// and contexts.
@@ -27,7 +32,8 @@ struct TemplateProgram: Sendable {
     indirect enum Node: Sendable {
         case text(String)
         case variable(Name, escaped: Bool)
-        case section(Name, [Node], inverted: Bool)
+        /// `id`: unique in the process, the key of what a ``SharedContext`` keeps of the body.
+        case section(Name, [Node], inverted: Bool, id: Int)
         /// A partial, or a parent (`{{<name}}`) with the blocks it overrides.
         case partial(String, overrides: [String: [Node]]?)
         /// A `{{$name}}` block and what it shows when nothing overrides it.
@@ -51,6 +57,25 @@ struct TemplateProgram: Sendable {
 
     /// A value type ``render(_:with:)`` does not render the way swift-mustache would.
     struct Unsupported: Error {}
+
+    /// The context stack, and how deep into it the names looked up so far reached.
+    private struct State {
+        var stack: [Any]
+        /// The lowest stack index a lookup found a name at since this was last reset; `-1` after
+        /// a `{{$block}}`, whose text depends on the templates that include it.
+        var lowestRead = Int.max
+        /// The names looked up since the last reset that no context held.
+        var missed: [String] = []
+
+        mutating func read(downTo index: Int) { lowestRead = min(lowestRead, index) }
+
+        mutating func miss(_ names: [String]) {
+            for name in names where !missed.contains(name) { missed.append(name) }
+        }
+    }
+
+    /// The next section's ``Node/section(_:_:inverted:id:)`` identity.
+    private static let nextSectionID = Atomic<Int>(0)
 
     private let templates: [String: [Node]]
 
@@ -84,89 +109,143 @@ struct TemplateProgram: Sendable {
         guard let nodes = templates[name] else { return "" }
         var output = ""
         output.reserveCapacity(16_384)
-        var stack: [Any] = [context]
-        try render(nodes, into: &output, stack: &stack, overrides: nil)
+        var state = State(stack: [context])
+        try render(nodes, into: &output, state: &state, overrides: nil)
         return output
     }
 
     private func render(
-        _ nodes: [Node], into output: inout String, stack: inout [Any], overrides: [String: [Node]]?
+        _ nodes: [Node], into output: inout String, state: inout State, overrides: [String: [Node]]?
     ) throws(Unsupported) {
         for node in nodes {
             switch node {
             case .text(let text):
                 output += text
             case .variable(let name, let escaped):
-                guard let value = try lookUp(name, in: stack) else { continue }
+                guard let value = try lookUp(name, in: &state) else { continue }
                 let text = try Self.text(of: value)
                 output += escaped ? HTMLEscaping.escaped(text) : text
-            case .section(let name, let body, let inverted):
-                let value = try lookUp(name, in: stack)
+            case .section(let name, let body, let inverted, let id):
+                let value = try lookUp(name, in: &state)
                 if inverted {
-                    try renderInverted(value, body, into: &output, stack: &stack, overrides: overrides)
+                    try renderInverted(value, body, into: &output, state: &state, overrides: overrides)
                 } else {
-                    try renderSection(value, body, into: &output, stack: &stack, overrides: overrides)
+                    try renderSection(value, body, id: id, into: &output, state: &state, overrides: overrides)
                 }
             case .partial(let name, let blocks):
                 guard let partial = templates[name] else { continue }
                 // Blocks already overridden by an outer template keep the outer override.
                 var merged = overrides
                 if let blocks { merged = (overrides ?? [:]).merging(blocks) { outer, _ in outer } }
-                try render(partial, into: &output, stack: &stack, overrides: merged)
+                try render(partial, into: &output, state: &state, overrides: merged)
             case .block(let name, let fallback):
-                try render(overrides?[name] ?? fallback, into: &output, stack: &stack, overrides: overrides)
+                state.read(downTo: -1)
+                try render(overrides?[name] ?? fallback, into: &output, state: &state, overrides: overrides)
             }
         }
     }
 
     private func renderSection(
-        _ value: Any?, _ body: [Node], into output: inout String, stack: inout [Any], overrides: [String: [Node]]?
+        _ value: Any?, _ body: [Node], id: Int, into output: inout String, state: inout State,
+        overrides: [String: [Node]]?
     ) throws(Unsupported) {
         guard let value else { return }
         if let flag = value as? Bool {
-            if flag { try render(body, into: &output, stack: &stack, overrides: overrides) }
-        } else if let items = try Self.items(of: value) {
-            for item in items {
-                stack.append(item)
-                defer { stack.removeLast() }
-                try render(body, into: &output, stack: &stack, overrides: overrides)
+            if flag { try render(body, into: &output, state: &state, overrides: overrides) }
+        } else if let items = Self.items(of: value) {
+            for index in 0..<items.count {
+                try render(body, id: id, pushing: items[index], into: &output, state: &state, overrides: overrides)
             }
         } else {
             try Self.checkSupported(value)
-            stack.append(value)
-            defer { stack.removeLast() }
-            try render(body, into: &output, stack: &stack, overrides: overrides)
+            try render(body, id: id, pushing: value, into: &output, state: &state, overrides: overrides)
         }
+    }
+
+    /// Renders a section's body with `context` on top of the stack, or takes what a
+    /// ``SharedContext`` kept of it.
+    private func render(
+        _ body: [Node], id: Int, pushing context: Any, into output: inout String, state: inout State,
+        overrides: [String: [Node]]?
+    ) throws(Unsupported) {
+        // By exact type: on Linux, `as? SomeClass` of a dictionary first bridges it to an
+        // NSDictionary, which was 5% of a build.
+        guard Swift.type(of: context) == SharedContext.self, let shared = context as? SharedContext else {
+            state.stack.append(context)
+            defer { state.stack.removeLast() }
+            return try render(body, into: &output, state: &state, overrides: overrides)
+        }
+        if let kept = shared.rendering(of: id), Self.noneHolds(kept.missed, in: state.stack) {
+            output += kept.text
+            // What contains this depends on those names staying missing too.
+            state.miss(kept.missed)
+            return
+        }
+        let level = state.stack.count
+        let (outerRead, outerMissed) = (state.lowestRead, state.missed)
+        (state.lowestRead, state.missed) = (Int.max, [])
+        let start = output.utf8.count
+        state.stack.append(context)
+        defer { state.stack.removeLast() }
+        try render(body, into: &output, state: &state, overrides: overrides)
+        if state.lowestRead >= level {
+            let utf8 = output.utf8
+            let text = String(decoding: utf8[utf8.index(utf8.startIndex, offsetBy: start)...], as: UTF8.self)
+            shared.keep(SharedContext.Rendering(text: text, missed: state.missed), of: id)
+        }
+        let missed = state.missed
+        (state.lowestRead, state.missed) = (min(outerRead, state.lowestRead), outerMissed)
+        state.miss(missed)
+    }
+
+    /// Whether no context of `stack` holds any of `names` (a kept text that looked them up and
+    /// missed is the same under this stack).
+    private static func noneHolds(_ names: [String], in stack: [Any]) -> Bool {
+        for name in names {
+            for frame in stack {
+                guard let found = try? child(name, of: frame), found == nil else { return false }
+            }
+        }
+        return true
     }
 
     private func renderInverted(
-        _ value: Any?, _ body: [Node], into output: inout String, stack: inout [Any], overrides: [String: [Node]]?
+        _ value: Any?, _ body: [Node], into output: inout String, state: inout State, overrides: [String: [Node]]?
     ) throws(Unsupported) {
-        guard let value else { return try render(body, into: &output, stack: &stack, overrides: overrides) }
+        guard let value else { return try render(body, into: &output, state: &state, overrides: overrides) }
         if let flag = value as? Bool {
-            if !flag { try render(body, into: &output, stack: &stack, overrides: overrides) }
-        } else if let items = try Self.items(of: value) {
+            if !flag { try render(body, into: &output, state: &state, overrides: overrides) }
+        } else if let items = Self.items(of: value) {
             guard items.isEmpty else { return }
             // swift-mustache puts the empty list on the stack; nothing can be found in it.
-            stack.append(items)
-            defer { stack.removeLast() }
-            try render(body, into: &output, stack: &stack, overrides: overrides)
+            state.stack.append([Any]())
+            defer { state.stack.removeLast() }
+            try render(body, into: &output, state: &state, overrides: overrides)
         } else {
             try Self.checkSupported(value)
         }
     }
 
-    /// The value `name` stands for, looked up as swift-mustache does: the first part in the
-    /// stack from the top down, the rest inside what that found.
-    private func lookUp(_ name: Name, in stack: [Any]) throws(Unsupported) -> Any? {
+    /// The value `name` stands for, looked up as swift-mustache does.
+    ///
+    /// The first part is looked up in the stack from the top down, the rest inside what that
+    /// found. Notes in `state` where it was found, or that it was not.
+    private func lookUp(_ name: Name, in state: inout State) throws(Unsupported) -> Any? {
+        let stack = state.stack
         guard let top = stack.last else { return nil }
-        if name.isCurrent { return top }
-        if name.isTopOnly { return try descend(name.path[...], from: top) }
-        for frame in stack.reversed() {
-            if let found = try Self.child(name.path[0], of: frame) {
+        if name.isCurrent || name.isTopOnly {
+            state.read(downTo: stack.count - 1)
+            return name.isCurrent ? top : try descend(name.path[...], from: top)
+        }
+        var index = stack.count - 1
+        while index >= 0 {
+            if let found = try Self.child(name.path[0], of: stack[index]) {
+                state.read(downTo: index)
                 return try descend(name.path.dropFirst(), from: found)
             }
+            index -= 1
         }
+        state.miss([name.path[0]])
         return nil
     }
 
@@ -182,21 +261,56 @@ struct TemplateProgram: Sendable {
     /// The value named `key` in `object`: a dictionary's entry; nothing in a text, number, flag
     /// or list (swift-mustache's reflection finds no named children in them).
     private static func child(_ key: String, of object: Any) throws(Unsupported) -> Any? {
+        // A cast that fails can be slow (a class to a dictionary), so the exact type decides.
+        let type = Swift.type(of: object)
+        if type == [String: Any].self, let dictionary = object as? [String: Any] { return dictionary[key] }
+        if type == SharedContext.self, let shared = object as? SharedContext { return shared.values[key] }
         if let dictionary = object as? [String: Any] { return dictionary[key] }
         if object is String || object is Int || object is Double || object is Bool || object is [Any] { return nil }
         throw Unsupported()
     }
 
+    /// A list, read without converting it to `[Any]` (which boxes every item again).
+    private enum Items {
+        case shared([SharedContext])
+        case dictionaries([[String: Any]])
+        case other([Any])
+
+        var isEmpty: Bool { count == 0 }
+
+        var count: Int {
+            switch self {
+            case .shared(let list): list.count
+            case .dictionaries(let list): list.count
+            case .other(let list): list.count
+            }
+        }
+
+        subscript(index: Int) -> Any {
+            switch self {
+            case .shared(let list): list[index]
+            case .dictionaries(let list): list[index]
+            case .other(let list): list[index]
+            }
+        }
+    }
+
     /// A list's items, `nil` for a value that is not a list.
-    private static func items(of value: Any) throws(Unsupported) -> [Any]? {
-        if let list = value as? [[String: Any]] { return list }
-        if let list = value as? [String] { return list }
-        if let list = value as? [Any] { return list }
+    private static func items(of value: Any) -> Items? {
+        // Exact types first: a cast from one array type to another that fails casts the items
+        // one by one before it does.
+        let type = Swift.type(of: value)
+        if type == [SharedContext].self, let list = value as? [SharedContext] { return .shared(list) }
+        if type == [[String: Any]].self, let list = value as? [[String: Any]] { return .dictionaries(list) }
+        if let list = value as? [Any] { return .other(list) }
         return nil
     }
 
     private static func checkSupported(_ value: Any) throws(Unsupported) {
-        guard value is String || value is Int || value is Double || value is [String: Any] else {
+        guard
+            value is String || value is Int || value is Double || value is [String: Any]
+                || Swift.type(of: value) == SharedContext.self
+        else {
             throw Unsupported()
         }
     }
@@ -243,7 +357,8 @@ struct TemplateProgram: Sendable {
                 nodes.append(.variable(Name(name), escaped: escaped))
             case .section(let name, let body, let inverted):
                 guard let bodyNodes = Self.nodes(of: body) else { return nil }
-                nodes.append(.section(Name(name), bodyNodes, inverted: inverted))
+                let id = nextSectionID.wrappingAdd(1, ordering: .relaxed).oldValue
+                nodes.append(.section(Name(name), bodyNodes, inverted: inverted, id: id))
             case .partial(let name, let blocks):
                 var overrides: [String: [Node]]?
                 if let blocks {

@@ -18,15 +18,97 @@ import Testing
         let reference = Theme(library: theme.library, program: nil, origins: theme.origins)
         // No swift-mustache to fall back on: a page the program declined would come out empty.
         let programOnly = Theme(library: MustacheLibrary(), program: program, origins: theme.origins)
-        let fast = SiteRenderer(site: site, theme: programOnly, hooks: context.plugins)
-        let slow = SiteRenderer(site: site, theme: reference, hooks: context.plugins)
+        // Prepared, as a build renders: list entries come from shared contexts, rendered once.
+        let fast = await SiteRenderer(site: site, theme: programOnly, hooks: context.plugins).prepared()
+        let slow = await SiteRenderer(site: site, theme: reference, hooks: context.plugins).prepared()
         #expect(fast.jobs.count > 50)
-        for job in fast.jobs {
+        // Twice, the second time in reverse: pages then take list entries kept by other pages.
+        for job in fast.jobs + fast.jobs.reversed() {
             let (page, expected) = (fast.render(job).file, slow.render(job).file)
             #expect(page.path == expected.path)
             #expect(
                 String(decoding: page.contents, as: UTF8.self) == String(decoding: expected.contents, as: UTF8.self))
         }
+        // Every listed post's entry was kept (by the home list; the example's own tag template
+        // reads the page around its entries), but for posts without tags: the built-in theme then
+        // looks for `tags_html` around them.
+        for (post, listed) in zip(site.posts, fast.listedPosts) {
+            #expect(listed.keptCount >= (post.tags.isEmpty ? 0 : 2), "\(post.sourcePath): \(listed.keptCount)")
+        }
+    }
+
+    /// A section body's text is kept in a shared context only when it read nothing below it on
+    /// the stack, and a kept text is what rendering again would give.
+    @Test func keepsOnlyWhatDependsOnTheSharedContextAlone() throws {
+        let sources = [
+            "inside": "{{#items}}[{{name}}{{#tags}}<{{label}}>{{/tags}}]{{/items}}",
+            "outside": "{{#items}}[{{name}}{{outer}}]{{/items}}",
+            "missing": "{{#items}}[{{name}}{{nowhere}}]{{/items}}",
+            "block": "{{#items}}[{{$slot}}{{name}}{{/slot}}]{{/items}}",
+            "top": "{{#items}}[{{.name}}]{{/items}}",
+        ]
+        let parsed = try sources.mapValues { try MustacheTemplate(string: Theme.escapingPragma + $0) }
+        let program = try #require(TemplateProgram(parsed, escaping: Theme.escapingContentType))
+        let item = SharedContext(["name": "x", "tags": [["label": "t"], ["label": "u"]]])
+        #expect(try program.render(["items": [item]], with: "inside") == "[x<t><u>]")
+        #expect(item.keptCount == 1)
+        #expect(try program.render(["items": [item, item]], with: "inside") == "[x<t><u>][x<t><u>]")
+        for outer in ["1", "2"] {
+            #expect(try program.render(["items": [item], "outer": outer], with: "outside") == "[x\(outer)]")
+        }
+        // Kept with the name it missed; not taken where the page holds that name.
+        #expect(try program.render(["items": [item]], with: "missing") == "[x]")
+        #expect(item.keptCount == 2)
+        #expect(try program.render(["items": [item], "nowhere": "!"], with: "missing") == "[x!]")
+        #expect(try program.render(["items": [item]], with: "missing") == "[x]")
+        #expect(try program.render(["items": [item]], with: "block") == "[x]")
+        #expect(item.keptCount == 2, "neither outside nor block was kept")
+        #expect(try program.render(["items": [item], "name": "no"], with: "top") == "[x]")
+        #expect(item.keptCount == 3)
+    }
+
+    /// Generated templates over contexts holding shared contexts, rendered twice with the same
+    /// shared contexts and different values around them, give swift-mustache's text each time:
+    /// a kept text is never one that depended on the page around it.
+    @Test func sharedContextsRenderAsSwiftMustacheAcrossPages() throws {
+        var random = SeededGenerator(seed: 21)
+        var compared = 0
+        var kept = 0
+        for round in 0..<1_000 {
+            let partial = Self.template(&random, depth: 2, partials: false)
+            let base = "<b>{{$title}}T{{/title}}</b>\n{{$body}}\n  default\n{{/body}}\n"
+            let main =
+                Self.template(&random, depth: 3, partials: true)
+                + "{{#shared}}\(Self.template(&random, depth: 2, partials: true)){{/shared}}"
+                + (random.next(4) == 0 ? "\n{{> partial}}\n" : "")
+                + (random.next(4) == 0 ? "{{<base}}\n{{$body}}[{{a}}]{{/body}}\n{{/base}}\n" : "")
+            let sources = ["main": main, "partial": partial, "base": base]
+            var library = MustacheLibrary()
+            var parsed: [String: MustacheTemplate] = [:]
+            for (name, text) in sources {
+                guard let template = try? MustacheTemplate(string: Theme.escapingPragma + text) else { continue }
+                library.register(template, named: name)
+                parsed[name] = template
+            }
+            guard parsed.count == sources.count,
+                let program = TemplateProgram(parsed, escaping: Theme.escapingContentType)
+            else { continue }
+            var first = Self.sharedPage(&random)
+            first["shared"] = (0..<3).map { _ in SharedContext(Self.scalars(&random)) }
+            // The second page keeps the first one's shared values and changes the rest.
+            var second = Self.sharedPage(&random)
+            for (name, value) in first where !Self.sharedContexts(in: value).isEmpty { second[name] = value }
+            for context in [first, second, first] {
+                let expected = library.render(context, withTemplate: "main") ?? ""
+                if let text = try? program.render(context, with: "main") {
+                    #expect(text == expected, "round \(round): \(sources) with \(context)")
+                    compared += 1
+                }
+            }
+            kept += Self.sharedContexts(in: first).reduce(0) { $0 + $1.keptCount }
+        }
+        #expect(compared > 600)
+        #expect(kept > 100, "kept texts were used")
     }
 
     /// Generated templates (sections, inverted sections, dotted names, partials, parents and
@@ -95,6 +177,40 @@ import Testing
     }
 
     // MARK: Generators
+
+    /// A page's context for the shared-context test: texts, numbers and flags, with shared
+    /// contexts (alone and in lists) of the same.
+    static func sharedPage(_ random: inout SeededGenerator) -> [String: Any] {
+        var page = scalars(&random)
+        for name in ["list", "map", "x"] where random.next(2) == 0 {
+            page[name] =
+                random.next(3) == 0
+                ? SharedContext(scalars(&random)) : (0..<random.next(3)).map { _ in SharedContext(scalars(&random)) }
+        }
+        return page
+    }
+
+    /// Some of the generated templates' names, each with a text, a number or a flag.
+    static func scalars(_ random: inout SeededGenerator) -> [String: Any] {
+        var values: [String: Any] = [:]
+        for name in ["a", "b", "flag", "off", "empty", "n", "missing"] where random.next(3) != 0 {
+            switch random.next(4) {
+            case 0: values[name] = ["", "plain", "<b>&\"'", "日本"][random.next(4)]
+            case 1: values[name] = random.next(100) - 50
+            case 2: values[name] = random.next(2) == 0
+            default: values[name] = "\(name)\(random.next(3))"
+            }
+        }
+        return values
+    }
+
+    /// Every ``SharedContext`` in a value.
+    static func sharedContexts(in value: Any) -> [SharedContext] {
+        if let shared = value as? SharedContext { return [shared] + sharedContexts(in: shared.values) }
+        if let list = value as? [Any] { return list.flatMap { sharedContexts(in: $0) } }
+        if let dictionary = value as? [String: Any] { return dictionary.values.flatMap { sharedContexts(in: $0) } }
+        return []
+    }
 
     static func template(_ random: inout SeededGenerator, depth: Int, partials: Bool) -> String {
         let names = ["a", "b", "list", "flag", "off", "map", "map.a", "map.list", ".", "missing", "empty", "n", "x.y"]

@@ -1,0 +1,59 @@
+import Mustache
+import Synchronization
+
+/// A template context that many pages show, such as a post in lists of posts: what a section's
+/// body renders from it is kept and reused.
+///
+/// A post of a 10 000-post blog is listed on a home page and on every page of each of its tags,
+/// and rendering those list entries again for each list was most of the time spent on list pages.
+/// ``TemplateProgram`` keeps the text a section body rendered with this context on top of the
+/// stack, but only when every name the body looked up was found in this context or in contexts
+/// above it, or in none at all (none found in the page around it), and the body met no
+/// `{{$block}}`. The text then depends on nothing but this context, the template, and those
+/// missing names: the next page that lists it, and holds none of them either, gets the same bytes
+/// without rendering it again. (A theme's `{{#tags_html}}` misses for a post without tags.)
+///
+/// For swift-mustache (the fallback renderer) it is a dictionary like any other: a section
+/// pushes it, names are looked up in ``values``, and it prints as the dictionary does.
+final class SharedContext: Sendable, MustacheParent, CustomStringConvertible {
+    /// The names and values, as in any `[String: Any]` context.
+    var values: [String: Any] { box.values }
+    /// Rendered section bodies, by ``TemplateProgram`` section identity.
+    private let renderings = Mutex<[Int: Rendering]>([:])
+    private let box: Values
+
+    /// The `[String: Any]` wrapped so the class can be `Sendable`.
+    private struct Values: @unchecked Sendable {
+        // @unchecked: the values are strings, numbers, flags, and arrays and dictionaries of them
+        // (SiteRenderer's contexts), all value types, and are never changed after `init`.
+        let values: [String: Any]
+    }
+
+    init(_ values: [String: Any]) {
+        self.box = Values(values: values)
+    }
+
+    func child(named name: String) -> Any? { box.values[name] }
+
+    var description: String { box.values.description }
+
+    /// What a section body rendered from this context.
+    struct Rendering {
+        var text: String
+        /// The names it looked up that no context held.
+        var missed: [String]
+    }
+
+    /// What the section `section` rendered from this context, if it was kept.
+    func rendering(of section: Int) -> Rendering? {
+        renderings.withLock { $0[section] }
+    }
+
+    /// Keeps what the section `section` rendered from this context.
+    func keep(_ rendering: Rendering, of section: Int) {
+        renderings.withLock { $0[section] = rendering }
+    }
+
+    /// How many section renderings are kept (for tests).
+    var keptCount: Int { renderings.withLock { $0.count } }
+}
