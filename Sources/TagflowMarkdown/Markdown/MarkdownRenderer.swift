@@ -1,7 +1,12 @@
 internal import CCmarkGFM
 internal import CMarkdownArena
-import Synchronization
 internal import TagflowHTML
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Renders Markdown to HTML with cmark-gfm.
 ///
@@ -60,9 +65,9 @@ public struct MarkdownRenderer: Sendable {
         if Self.feedsOutsideLock {
             // Block parsing reads no process-wide state in this version (see `cmarkParseLock`).
             feed()
-            cmarkParseLock.withLock { _ in finished = cmark_parser_finish(parser) }
+            cmarkParseLock.withLock { finished = cmark_parser_finish(parser) }
         } else {
-            cmarkParseLock.withLock { _ in
+            cmarkParseLock.withLock {
                 feed()
                 finished = cmark_parser_finish(parser)
             }
@@ -121,7 +126,30 @@ public struct MarkdownRenderer: Sendable {
 /// reference definitions, which read neither table. So with that version feeding runs unlocked
 /// and finishing is serialised; with any other, both are locked. `scripts/check-cmark-globals.py`
 /// checks these facts against the installed library's machine code.
-private let cmarkParseLock = Mutex(())
+///
+/// A plain `pthread_mutex_t`, not `Synchronization.Mutex`: on Linux that one is a
+/// priority-inheritance futex, and with both cores parsing, its kernel path and spinning were 4%
+/// of a 10 000-post build's CPU time.
+private let cmarkParseLock = PlainLock()
+
+/// A `pthread_mutex_t` of the default kind.
+private final class PlainLock: @unchecked Sendable {
+    // @unchecked: the mutex is only used through pthread_mutex_lock/unlock, which are
+    // thread-safe; its memory is allocated once and never moves.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
+    }
+
+    func withLock(_ body: () -> Void) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        body()
+    }
+}
 
 /// The `cmark_mem` whose functions allocate from the calling thread's Markdown arena.
 private struct ArenaAllocator: @unchecked Sendable {
