@@ -54,6 +54,25 @@ import Testing
         #expect(split.yaml == "title: A\n")
     }
 
+    /// Reading a buffer in place decodes exactly as the generic path, on every byte string of up
+    /// to four bytes from an edge alphabet (BOM bytes, CR, LF, NUL, invalid and multi-byte UTF-8).
+    @Test func sourceTextDecodesABufferAsTheGenericPath() {
+        let alphabet: [UInt8] = [0xEF, 0xBB, 0xBF, 0x0D, 0x0A, 0x00, 0x61, 0xC3, 0xA9, 0xFF, 0x80]
+        var strings: [[UInt8]] = [[]]
+        var all: [[UInt8]] = [[]]
+        for _ in 0..<4 {
+            strings = strings.flatMap { prefix in alphabet.map { prefix + [$0] } }
+            all += strings
+        }
+        for bytes in all {
+            let inPlace = bytes.withUnsafeBytes { SourceText.decode($0) }
+            #expect(inPlace == SourceText.decode(bytes), "\(bytes)")
+            #expect(
+                bytes.withUnsafeBytes { SourceText.firstOffset(of: 0x0D, in: $0) } == bytes.firstIndex(of: 0x0D),
+                "\(bytes)")
+        }
+    }
+
     @Test func sourceTextRejectsInvalidUTF8() {
         #expect(SourceText.decode([0x66, 0xFF, 0xFE, 0x6F]) == nil)
     }

@@ -14,6 +14,20 @@ public struct ContentDate: Sendable, Hashable, Comparable {
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.secondsSince1970 < rhs.secondsSince1970 }
 
+    /// `text` without the white space (`CharacterSet.whitespaces`) at either end.
+    static func trimmedOfWhitespace(_ text: String) -> String {
+        // A date almost always starts and ends with an ASCII character that is not a space or a
+        // tab, which no trimming changes; Foundation's trimming of each was 1.6% of a 10 000-post
+        // build.
+        let utf8 = text.utf8
+        if let first = utf8.first, let last = utf8.last, first < 0x80, last < 0x80,
+            first != 0x20, first != 0x09, last != 0x20, last != 0x09
+        {
+            return text
+        }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
     /// Parses a front matter date.
     ///
     /// - Parameters:
@@ -21,7 +35,7 @@ public struct ContentDate: Sendable, Hashable, Comparable {
     ///   - timeZone: The zone for dates and times written without one.
     /// - Returns: The date, or `nil` when `text` is not one of the accepted forms or not a real day.
     public static func parse(_ text: String, timeZone: TimeZone) -> ContentDate? {
-        var scanner = DigitScanner(text.trimmingCharacters(in: .whitespaces))
+        var scanner = DigitScanner(trimmedOfWhitespace(text))
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
             let month = scanner.number(digits: 2), scanner.skip("-"),
             let day = scanner.number(digits: 2), (1...12).contains(month), (1...daysIn(month, year)).contains(day)

@@ -27,9 +27,25 @@ struct FrontMatterReader {
         self.timeZone = timeZone
     }
 
-    var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
+    var fileName: String { Self.fileName(of: path) }
 
-    var baseName: String { fileName.lastIndex(of: ".").map { String(fileName[..<$0]) } ?? fileName }
+    var baseName: String {
+        let fileName = fileName
+        return fileName.lastIndex(of: ".").map { String(fileName[..<$0]) } ?? fileName
+    }
+
+    /// The last non-empty segment of a `/`-separated path; the path itself when it has none.
+    static func fileName(of path: String) -> String {
+        // Found from the end: splitting the whole path was 1% of a 10 000-post build.
+        let utf8 = path.utf8
+        var end = utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "/") {
+            end = utf8.index(before: end)
+        }
+        guard end > utf8.startIndex else { return path }
+        let start = utf8[..<end].lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+        return String(path[start..<end])
+    }
 
     mutating func post(body: RenderedMarkdown) -> Post? {
         let title = string("title") ?? defaultTitle()

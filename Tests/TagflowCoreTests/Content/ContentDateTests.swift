@@ -7,6 +7,22 @@ import Testing
     let utc = TimeZone(identifier: "UTC") ?? .current
     let stockholm = TimeZone(identifier: "Europe/Stockholm") ?? .current
 
+    /// The fast path of trimming gives what Foundation's trimming gives, on every string of up to
+    /// three pieces from an edge alphabet (ASCII and Unicode spaces, tabs, newlines, marks).
+    @Test func trimsAsFoundationDoes() {
+        let pieces = [
+            "", " ", "\t", "\n", "\u{A0}", "\u{2003}", "\u{3000}", "a", "2024-01-02", "é", "\u{301}", "\u{B}",
+        ]
+        var strings = [""]
+        for _ in 0..<3 { strings = Array(Set(strings + strings.flatMap { prefix in pieces.map { prefix + $0 } })) }
+        for text in strings {
+            #expect(
+                ContentDate.trimmedOfWhitespace(text) == text.trimmingCharacters(in: .whitespaces),
+                "\(text.debugDescription)")
+        }
+        #expect(ContentDate.parse(" \u{A0}2024-03-05\t", timeZone: utc)?.secondsSince1970 == 1_709_596_800)
+    }
+
     @Test func parsesTheAcceptedForms() {
         #expect(ContentDate.parse("2024-03-05", timeZone: utc)?.secondsSince1970 == 1_709_596_800)
         #expect(ContentDate.parse("2024-03-05T09:30:00Z", timeZone: utc)?.secondsSince1970 == 1_709_631_000)
