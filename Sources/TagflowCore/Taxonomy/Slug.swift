@@ -136,18 +136,29 @@ public struct Slug: Sendable, Hashable, Comparable, CustomStringConvertible {
 /// Percent-encodes a URL path (keeps `/` and unreserved ASCII), so that links to pages named in
 /// any script are valid in HTML, Atom and sitemaps.
 func percentEncodedPath(_ path: String) -> String {
-    var out = ""
-    out.reserveCapacity(path.utf8.count)
+    // Most paths need nothing encoded; building a copy of each byte by byte was 2% of a
+    // 10 000-post build (two URLs per page).
+    guard path.utf8.contains(where: { !isKeptInPath($0) }) else { return path }
+    var out: [UInt8] = []
+    out.reserveCapacity(path.utf8.count * 3)
+    let digits = Array("0123456789ABCDEF".utf8)
     for byte in path.utf8 {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
-            UInt8(ascii: "~"), UInt8(ascii: "/"):
-            out.unicodeScalars.append(Unicode.Scalar(byte))
-        default:
-            let hex = String(byte, radix: 16, uppercase: true)
-            out += byte < 16 ? "%0\(hex)" : "%\(hex)"
+        if isKeptInPath(byte) {
+            out.append(byte)
+        } else {
+            out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
         }
     }
-    return out
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// `/` and the unreserved ASCII characters of RFC 3986.
+private func isKeptInPath(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+        UInt8(ascii: "~"), UInt8(ascii: "/"):
+        true
+    default: false
+    }
 }

@@ -51,6 +51,8 @@ import Testing
     @Test func percentEncodesNonASCII() {
         #expect(percentEncodedPath("/tags/标签/") == "/tags/%E6%A0%87%E7%AD%BE/")
         #expect(percentEncodedPath("/a b/") == "/a%20b/")
+        #expect(percentEncodedPath("/x\u{1}y%~/") == "/x%01y%25~/")
+        #expect(percentEncodedPath("/posts/plain-slug_1.0~/") == "/posts/plain-slug_1.0~/")
     }
 }
 
