@@ -57,6 +57,23 @@ import Testing
         #expect(renderer.number(LayoutUnit(rawValue: 65)) == "1.015625")
         #expect(renderer.number(LayoutUnit(rawValue: 96)) == "1.5")
         #expect(renderer.number(LayoutUnit(rawValue: -32)) == "-0.5")
+        // Every value from -100 px to 100 px, and the extremes, as the plain rule writes them.
+        for raw in Array(-6_400...6_400) + [Int.max, Int.min, Int.min + 1, 1 << 40, -(1 << 40) - 1] {
+            #expect(renderer.number(LayoutUnit(rawValue: raw)) == Self.plainNumber(raw), "\(raw)")
+        }
+    }
+
+    /// The rule for lengths, written plainly: the whole px, then the 1/64 fraction's decimals
+    /// without trailing zeros.
+    static func plainNumber(_ raw: Int) -> String {
+        let whole = raw.magnitude / 64
+        let fraction = raw.magnitude % 64
+        let sign = raw < 0 ? "-" : ""
+        guard fraction != 0 else { return sign + String(whole) }
+        var digits = String(fraction * 15_625)
+        digits = String(repeating: "0", count: 6 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "\(sign)\(whole).\(digits)"
     }
 
     @Test func weightsFollowALogScale() {
