@@ -9,6 +9,14 @@ import Testing
         #expect(renderer.render("Hello *world*").html == "<p>Hello <em>world</em></p>\n")
     }
 
+    /// Text in any script, NUL and the Unicode edge characters come out as written (NUL as
+    /// U+FFFD), without cmark-gfm's own UTF-8 check: a `String` is valid UTF-8 already.
+    @Test func keepsEveryCharacterOfValidText() {
+        let text = "日本語 é e\u{301} 🚀 \u{FEFF}\u{2028}\u{10FFFF} \u{7F}"
+        #expect(MarkdownRenderer().render(text).html == "<p>\(text)</p>\n")
+        #expect(MarkdownRenderer().render("a\0b").html == "<p>a\u{FFFD}b</p>\n")
+    }
+
     @Test func rendersGFMExtensions() {
         let html = renderer.render(
             """

@@ -231,15 +231,14 @@ struct TemplateProgram: Sendable {
     /// The first part is looked up in the stack from the top down, the rest inside what that
     /// found. Notes in `state` where it was found, or that it was not.
     private func lookUp(_ name: Name, in state: inout State) throws(Unsupported) -> Any? {
-        let stack = state.stack
-        guard let top = stack.last else { return nil }
+        guard let top = state.stack.last else { return nil }
         if name.isCurrent || name.isTopOnly {
-            state.read(downTo: stack.count - 1)
+            state.read(downTo: state.stack.count - 1)
             return name.isCurrent ? top : try descend(name.path[...], from: top)
         }
-        var index = stack.count - 1
+        var index = state.stack.count - 1
         while index >= 0 {
-            if let found = try Self.child(name.path[0], of: stack[index]) {
+            if let found = try Self.child(name.path[0], of: state.stack[index]) {
                 state.read(downTo: index)
                 return try descend(name.path.dropFirst(), from: found)
             }

@@ -97,7 +97,9 @@ public struct MarkdownRenderer: Sendable {
     static let checkedVersion = "0.29.0.gfm.6"
 
     static func cmarkOptions(for options: MarkdownOptions) -> Int32 {
-        var flags = CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8
+        // No CMARK_OPT_VALIDATE_UTF8: a Swift `String` is valid UTF-8 by construction, and checking
+        // it again was 1.3% of a 10 000-post build. (NUL bytes become U+FFFD either way.)
+        var flags = CMARK_OPT_FOOTNOTES
         if options.allowsRawHTML { flags |= CMARK_OPT_UNSAFE }
         if options.smartPunctuation { flags |= CMARK_OPT_SMART }
         if options.hardBreaks { flags |= CMARK_OPT_HARDBREAKS }
