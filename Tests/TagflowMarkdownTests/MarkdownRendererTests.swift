@@ -77,6 +77,24 @@ import Testing
         }
     }
 
+    /// Longer strings, which take the eight-bytes-at-a-time path: seeded mixes of edge bytes
+    /// of every length up to 40, against splitting.
+    @Test func wordCountsMatchSplittingOnLongerByteStrings() {
+        let edges: [UInt8] = [1, 9, 10, 13, 31, 32, 33, 0x7F, 0x80, 0xA0, 0xFF, 0x61]
+        let spaces: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for length in 0...40 {
+            for _ in 0..<300 {
+                let bytes = (0..<length).map { _ in
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return edges[Int(state >> 59) % edges.count]
+                }
+                let expected = bytes.split(whereSeparator: { spaces.contains($0) }).count
+                #expect(bytes.withUnsafeBytes { TreeRewrite.words(in: $0) } == expected, "\(bytes)")
+            }
+        }
+    }
+
     @Test func wordsAreRunsOfNonSpaceBytes() {
         for (text, count) in [("", 0), (" one\ttwo\r\nthree  four ", 4), ("標籤 布局 🙂", 3), ("a b\tc", 3)] {
             text.withCString { #expect(TreeRewrite.words(inCString: $0) == count, "\(text)") }
