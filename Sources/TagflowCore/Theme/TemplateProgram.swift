@@ -307,8 +307,8 @@ struct TemplateProgram: Sendable {
 
     private static func checkSupported(_ value: Any) throws(Unsupported) {
         guard
-            value is String || value is Int || value is Double || value is [String: Any]
-                || Swift.type(of: value) == SharedContext.self
+            Swift.type(of: value) == SharedContext.self || value is String || value is Int || value is Double
+                || value is [String: Any]
         else {
             throw Unsupported()
         }
