@@ -20,6 +20,7 @@ final class SharedContext: Sendable, MustacheParent, CustomStringConvertible {
     var values: [String: Any] { box.values }
     /// Rendered section bodies, by ``TemplateProgram`` section identity.
     private let renderings = Mutex<[Int: Rendering]>([:])
+    private let reuses = Atomic<Int>(0)
     private let box: Values
 
     /// The `[String: Any]` wrapped so the class can be `Sendable`.
@@ -54,6 +55,12 @@ final class SharedContext: Sendable, MustacheParent, CustomStringConvertible {
         renderings.withLock { $0[section] = rendering }
     }
 
+    /// Notes that a kept text was used (for tests).
+    func countReuse() { reuses.add(1, ordering: .relaxed) }
+
     /// How many section renderings are kept (for tests).
     var keptCount: Int { renderings.withLock { $0.count } }
+
+    /// How many times a kept text was used (for tests).
+    var reuseCount: Int { reuses.load(ordering: .relaxed) }
 }

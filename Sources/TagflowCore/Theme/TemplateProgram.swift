@@ -177,6 +177,7 @@ struct TemplateProgram: Sendable {
         }
         if let kept = shared.rendering(of: id), Self.noneHolds(kept.missed, in: state.stack) {
             output += kept.text
+            shared.countReuse()
             // What contains this depends on those names staying missing too.
             state.miss(kept.missed)
             return
@@ -203,7 +204,9 @@ struct TemplateProgram: Sendable {
     private static func noneHolds(_ names: [String], in stack: [Any]) -> Bool {
         for name in names {
             for frame in stack {
-                guard let found = try? child(name, of: frame), found == nil else { return false }
+                let found: Any?
+                do { found = try child(name, of: frame) } catch { return false }
+                if found != nil { return false }
             }
         }
         return true
