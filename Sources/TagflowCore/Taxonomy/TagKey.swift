@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The identity of a tag: `Swift`, `swift ` and `SWIFT` are one tag.
 ///
@@ -32,14 +31,11 @@ public struct TagKey: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// The spelling and key of a name that is not clean ASCII, made once per process.
     static func unicodeCleaned(_ name: String) -> (spelling: String, key: String) {
-        if let known = unicodeCleanedNames.withLock({ $0[name] }) { return known }
+        if let known = UnicodeCleanedNames.shared.lookUp(name) { return known }
         let spelling = name.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
             .precomposedStringWithCanonicalMapping
-        let cleaned = (spelling, spelling.lowercased())
-        unicodeCleanedNames.withLock { names in
-            if names.count >= 10_000 { names.removeAll() }
-            names[name] = cleaned
-        }
+        let cleaned = (spelling: spelling, key: spelling.lowercased())
+        UnicodeCleanedNames.shared.keep(cleaned, for: name)
         return cleaned
     }
 
@@ -47,7 +43,22 @@ public struct TagKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     ///
     /// A blog repeats a few hundred tags over thousands of posts, and Foundation's normaliser on
     /// each was 1.3% of a 10 000-post build.
-    private static let unicodeCleanedNames = Mutex<[String: (spelling: String, key: String)]>([:])
+    private final class UnicodeCleanedNames: @unchecked Sendable {
+        // @unchecked: `names` is only touched under `lock` (an `NSLock`, which ThreadSanitizer
+        // follows; see `SharedContext`).
+        static let shared = UnicodeCleanedNames()
+        private var names: [String: (spelling: String, key: String)] = [:]
+        private let lock = NSLock()
+
+        func lookUp(_ name: String) -> (spelling: String, key: String)? { lock.withLock { names[name] } }
+
+        func keep(_ cleaned: (spelling: String, key: String), for name: String) {
+            lock.withLock {
+                if names.count >= 10_000 { names.removeAll() }
+                names[name] = cleaned
+            }
+        }
+    }
 
     /// Printable ASCII (space included), without leading, trailing or doubled spaces.
     static func isCleanASCII(_ name: String) -> Bool {

@@ -1,3 +1,4 @@
+import Foundation
 import Mustache
 import Synchronization
 
@@ -15,28 +16,27 @@ import Synchronization
 ///
 /// For swift-mustache (the fallback renderer) it is a dictionary like any other: a section
 /// pushes it, names are looked up in ``values``, and it prints as the dictionary does.
-final class SharedContext: Sendable, MustacheParent, CustomStringConvertible {
-    /// The names and values, as in any `[String: Any]` context.
-    var values: [String: Any] { box.values }
-    /// Rendered section bodies, by ``TemplateProgram`` section identity.
-    private let renderings = Mutex<[Int: Rendering]>([:])
-    private let reuses = Atomic<Int>(0)
-    private let box: Values
+final class SharedContext: @unchecked Sendable, MustacheParent, CustomStringConvertible {
+    // @unchecked: `values` holds strings, numbers, flags, and arrays and dictionaries of them
+    // (SiteRenderer's contexts), all value types, and is never changed after `init`;
+    // `renderings` is only touched under `lock`. (An `NSLock`, a pthread mutex, which
+    // ThreadSanitizer follows: it reported the same accesses under `Synchronization.Mutex` as
+    // races.)
 
-    /// The `[String: Any]` wrapped so the class can be `Sendable`.
-    private struct Values: @unchecked Sendable {
-        // @unchecked: the values are strings, numbers, flags, and arrays and dictionaries of them
-        // (SiteRenderer's contexts), all value types, and are never changed after `init`.
-        let values: [String: Any]
-    }
+    /// The names and values, as in any `[String: Any]` context.
+    let values: [String: Any]
+    /// Rendered section bodies, by ``TemplateProgram`` section identity.
+    private var renderings: [Int: Rendering] = [:]
+    private let lock = NSLock()
+    private let reuses = Atomic<Int>(0)
 
     init(_ values: [String: Any]) {
-        self.box = Values(values: values)
+        self.values = values
     }
 
-    func child(named name: String) -> Any? { box.values[name] }
+    func child(named name: String) -> Any? { values[name] }
 
-    var description: String { box.values.description }
+    var description: String { values.description }
 
     /// What a section body rendered from this context.
     struct Rendering {
@@ -47,19 +47,19 @@ final class SharedContext: Sendable, MustacheParent, CustomStringConvertible {
 
     /// What the section `section` rendered from this context, if it was kept.
     func rendering(of section: Int) -> Rendering? {
-        renderings.withLock { $0[section] }
+        lock.withLock { renderings[section] }
     }
 
     /// Keeps what the section `section` rendered from this context.
     func keep(_ rendering: Rendering, of section: Int) {
-        renderings.withLock { $0[section] = rendering }
+        lock.withLock { renderings[section] = rendering }
     }
 
     /// Notes that a kept text was used (for tests).
     func countReuse() { reuses.add(1, ordering: .relaxed) }
 
     /// How many section renderings are kept (for tests).
-    var keptCount: Int { renderings.withLock { $0.count } }
+    var keptCount: Int { lock.withLock { renderings.count } }
 
     /// How many times a kept text was used (for tests).
     var reuseCount: Int { reuses.load(ordering: .relaxed) }
