@@ -13,8 +13,10 @@ public import Foundation
 /// and a key for every page written (``SiteRenderer/key(of:)``). When only Markdown files of
 /// `posts/` and `pages/` changed, it reads just those and renders and rewrites (each file
 /// atomically) only the pages whose key changed; it deletes the pages that are gone. Edited posts
-/// that keep their slug, date, tags and draft flag are swapped into the site as it is; any other
-/// content change assembles the site again (order, taxonomy). Any other change (settings,
+/// that keep their slug, date, tags and draft flag are swapped into the site as it is; edited
+/// posts that keep their slug, date and draft flag but list other tags keep their places, and
+/// only the tags they list are counted again (``Taxonomy/retagged(posts:previous:changed:)``);
+/// any other content change assembles the site again (order, taxonomy). Any other change (settings,
 /// templates, static files, fonts) is a full build, as is the first build and the one after a
 /// failed write.
 ///
@@ -49,8 +51,10 @@ public actor IncrementalBuilder {
         var staticPaths: Set<String>
         /// The renderer of the output, whose summaries and tag lists a rebuild reuses.
         var renderer: SiteRenderer
-        /// Duplicate slugs and tag URL collisions found when the site was last assembled.
-        var assemblyDiagnostics: [Diagnostic]
+        /// Duplicate slugs found when the site was last assembled.
+        var duplicateDiagnostics: [Diagnostic]
+        /// Tag URL collisions found when the taxonomy was last built.
+        var taxonomyDiagnostics: [Diagnostic]
         /// Where each published post is in the site, by source path.
         var postIndices: [String: Int]
         /// Every page job of the output, with its file and key.
@@ -146,7 +150,7 @@ public actor IncrementalBuilder {
         let table = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         timings.append(("content", (ContinuousClock.now - contentStart).seconds))
         let taxonomyStart = ContinuousClock.now
-        let (site, assemblyDiagnostics) = try assemble(
+        let (site, duplicateDiagnostics, taxonomyDiagnostics) = try assemble(
             ContentLoader.Result(files: files, listingDiagnostics: listing.diagnostics), &context)
         timings.append(("taxonomy", (ContinuousClock.now - taxonomyStart).seconds))
         let writer = OutputWriter(target: output)
@@ -163,7 +167,8 @@ public actor IncrementalBuilder {
         state = State(
             context: setup, loader: loader, files: table, listingDiagnostics: listing.diagnostics,
             staticWarnings: written.staticWarnings, staticPaths: staticPaths, renderer: renderer,
-            assemblyDiagnostics: assemblyDiagnostics, postIndices: Self.postIndices(site), plan: plan, pages: pages,
+            duplicateDiagnostics: duplicateDiagnostics, taxonomyDiagnostics: taxonomyDiagnostics,
+            postIndices: Self.postIndices(site), plan: plan, pages: pages,
             otherFiles: (
                 written.files - pages.count + context.staticFiles.count, written.pages - pageHTML,
                 written.bytes - pageBytes
@@ -179,14 +184,15 @@ public actor IncrementalBuilder {
     /// Makes the site from its files as a full build does (drafts, duplicate slugs, sorting,
     /// taxonomy), adding every diagnostic to the context.
     ///
-    /// - Returns: The site, and the diagnostics of assembling it (not of reading its files).
+    /// - Returns: The site, and the diagnostics of assembling it (not of reading its files): duplicate
+    ///   slugs, and the taxonomy's.
     private func assemble(_ content: ContentLoader.Result, _ context: inout BuildContext) throws(BuildFailure)
-        -> (Site, [Diagnostic])
+        -> (Site, duplicates: [Diagnostic], taxonomy: [Diagnostic])
     {
         let duplicates = try SiteBuilder.useContent(content, &context)
         let taxonomyDiagnostics = try SiteBuilder.assemble(&context)
         guard let site = context.site else { preconditionFailure("useContent makes the site") }
-        return (site, duplicates + taxonomyDiagnostics)
+        return (site, duplicates, taxonomyDiagnostics)
     }
 
     private static func plan(_ renderer: SiteRenderer) -> [Planned] {
@@ -230,29 +236,43 @@ public actor IncrementalBuilder {
         let renderer: SiteRenderer
         let plan: [Planned]
         var gone: Set<String> = []
-        var assembled: (diagnostics: [Diagnostic], postIndices: [String: Int])?
-        if let replacements {
+        var taxonomyDiagnostics = state.taxonomyDiagnostics
+        var assembled: (duplicates: [Diagnostic], postIndices: [String: Int])?
+        if let replacements, !replacements.retags {
             // Same order, same tags: the site keeps its shape, and only the edited posts' pages and
             // the lists that show them can change.
-            context.diagnostics +=
-                state.listingDiagnostics + state.fileDiagnostics.values.joined()
-                + state.assemblyDiagnostics
-            renderer = state.renderer.replacing(replacements)
+            renderer = state.renderer.replacing(replacements.posts)
             plan = state.plan.map { Planned(job: $0.job, path: $0.path, key: renderer.key(of: $0.job)) }
             inPlaceRebuildCount += 1
         } else {
-            // The listing is read again: it must name the files the table holds (a folder reached
-            // through a link that broke, say, is news only to a full build).
-            let listing = state.loader.listing()
-            guard listing.files.count == state.files.count, listing.files.allSatisfy({ state.files[$0.0] != nil })
-            else { return nil }
-            state.listingDiagnostics = listing.diagnostics
-            let files = state.files.values.sorted { $0.path < $1.path }
-            let content = ContentLoader.Result(files: files, listingDiagnostics: state.listingDiagnostics)
-            let (site, assemblyDiagnostics) = try assemble(content, &context)
-            guard let theme = context.theme else { return nil }
-            renderer = await SiteRenderer(site: site, theme: theme, hooks: context.plugins)
-                .prepared(digests: Self.digests(of: site, state.files), reusing: state.renderer)
+            if let replacements {
+                // Same order, other tags: the taxonomy is counted again for the tags the edited
+                // posts list, and what the edit did not reach is kept.
+                let previous = state.renderer.site.posts
+                var posts = previous
+                for (index, replacement) in replacements.posts { posts[index] = replacement.post }
+                let taxonomy: Taxonomy
+                (taxonomy, taxonomyDiagnostics) = state.renderer.site.taxonomy.retagged(
+                    posts: posts, previous: previous, changed: replacements.posts.keys)
+                renderer = await state.renderer.retagging(replacements.posts, taxonomy: taxonomy)
+                inPlaceRebuildCount += 1
+            } else {
+                // The listing is read again: it must name the files the table holds (a folder
+                // reached through a link that broke, say, is news only to a full build).
+                let listing = state.loader.listing()
+                guard listing.files.count == state.files.count,
+                    listing.files.allSatisfy({ state.files[$0.0] != nil })
+                else { return nil }
+                state.listingDiagnostics = listing.diagnostics
+                let files = state.files.values.sorted { $0.path < $1.path }
+                let content = ContentLoader.Result(files: files, listingDiagnostics: state.listingDiagnostics)
+                let (site, duplicates, taxonomy) = try assemble(content, &context)
+                guard let theme = context.theme else { return nil }
+                taxonomyDiagnostics = taxonomy
+                renderer = await SiteRenderer(site: site, theme: theme, hooks: context.plugins)
+                    .prepared(digests: Self.digests(of: site, state.files), reusing: state.renderer)
+                assembled = (duplicates, Self.postIndices(site))
+            }
             plan = Self.plan(renderer)
             let paths = Set(plan.map(\.path))
             gone = Set(state.pages.keys).subtracting(paths)
@@ -262,13 +282,18 @@ public actor IncrementalBuilder {
             guard appeared.isDisjoint(with: state.staticPaths), gone.isDisjoint(with: state.staticPaths) else {
                 return nil
             }
-            assembled = (assemblyDiagnostics, Self.postIndices(site))
+        }
+        if assembled == nil {
+            // What assembling the site would have said; a new assembly says it by itself.
+            context.diagnostics +=
+                state.listingDiagnostics + state.fileDiagnostics.values.joined() + state.duplicateDiagnostics
+                + taxonomyDiagnostics
         }
         let assembleSeconds = (ContinuousClock.now - assembleStart).seconds
 
         let renderStart = ContinuousClock.now
         let stale: [Planned]
-        if replacements != nil {
+        if let replacements, !replacements.retags {
             // The same jobs in the same order: compare with the keys written.
             stale = zip(plan, state.plan).filter { new, old in new.key == nil || new.key != old.key }.map(\.0)
         } else {
@@ -297,8 +322,9 @@ public actor IncrementalBuilder {
         }
         state.renderer = renderer
         state.plan = plan
+        state.taxonomyDiagnostics = taxonomyDiagnostics
         if let assembled {
-            state.assemblyDiagnostics = assembled.diagnostics
+            state.duplicateDiagnostics = assembled.duplicates
             state.postIndices = assembled.postIndices
         }
         let writeSeconds = (ContinuousClock.now - writeStart).seconds
@@ -319,13 +345,21 @@ public actor IncrementalBuilder {
         return report
     }
 
+    /// Edited posts that keep their places in the site.
+    private struct InPlaceEdits {
+        /// Index in the site's posts → the new version and its file's digest.
+        var posts: [Int: (post: Post, digest: Digest)]
+        /// Whether an edited post lists other tags, or lists them on other lines.
+        var retags: Bool
+    }
+
     /// The edited posts by their place in the site, when every change is an edit of a post that
-    /// keeps its slug, date, tags and draft flag and every file reads without errors; otherwise
-    /// `nil`, and the site is assembled again.
+    /// keeps its slug, date and draft flag and every file reads without errors; otherwise `nil`,
+    /// and the site is assembled again.
     private func inPlaceEdits(
         _ changes: some Sequence<(String, ContentLoader.LoadedFile?)>, _ state: State
-    ) -> [Int: (post: Post, digest: Digest)]? {
-        var replacements: [Int: (post: Post, digest: Digest)] = [:]
+    ) -> InPlaceEdits? {
+        var edits = InPlaceEdits(posts: [:], retags: false)
         for (path, file) in changes {
             guard case .post(let post, let warnings)? = file?.content,
                 !warnings.contains(where: { $0.severity == .error }), let file,
@@ -334,18 +368,18 @@ public actor IncrementalBuilder {
             // Compared with the version the pages were rendered from.
             let index = state.postIndices[path]
             let old = index.map { state.renderer.site.posts[$0] } ?? known
-            guard old.sourcePath == path, post.slug == old.slug, post.date == old.date, post.tags == old.tags,
-                post.isDraft == old.isDraft, post.tagsLocation == old.tagsLocation
+            guard old.sourcePath == path, post.slug == old.slug, post.date == old.date, post.isDraft == old.isDraft
             else { return nil }
             if let index {
-                replacements[index] = (post, file.digest)
+                edits.posts[index] = (post, file.digest)
+                if post.tags != old.tags || post.tagsLocation != old.tagsLocation { edits.retags = true }
             } else if !post.isDraft || options.includeDrafts {
                 return nil
             }
         }
         // Another file still broken: the full assembly reports it.
         guard state.brokenFiles.isSubset(of: changes.map(\.0)) else { return nil }
-        return replacements
+        return edits
     }
 
     private static func isFile(_ path: String) -> Bool {

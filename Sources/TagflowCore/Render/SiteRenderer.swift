@@ -44,6 +44,9 @@ struct SiteRenderer: Sendable {
     private(set) var relatedHTML: [String?] = []
     /// Each post's tags as indices into the taxonomy, in the author's order; made by ``prepared(digests:reusing:)``.
     private(set) var postTagIndices: [[Int]] = []
+    /// Each tag's related tags (``relatedTagIndices(of:)``), when prepared with digests or a plugin
+    /// that draws tag lists.
+    private(set) var relatedIndices: [[Int]] = []
     /// What each page is made from, when prepared with content digests.
     private(set) var keys: PageKeys?
 
@@ -140,6 +143,7 @@ struct SiteRenderer: Sendable {
         let related =
             lists == nil && digests == nil
             ? [] : await ParallelMap.map(Array(taxonomy.tags.indices)) { withTags.relatedTagIndices(of: $0) }
+        renderer.relatedIndices = related
         if let digests {
             renderer.keys = PageKeys(
                 site: site, tagLinks: tagLinks, postTagIndices: renderer.postTagIndices, relatedTags: related,
@@ -148,36 +152,136 @@ struct SiteRenderer: Sendable {
         let keys = renderer.keys
         let reuse = keys != nil ? previous?.reusable : nil
         let makesSummaries = renderer
-        renderer.summaries = await ParallelMap.map(Array(site.posts.indices)) { index in
-            if let key = keys?.summaries[index], var summary = reuse?.summaries[key] {
+        let entries = await ParallelMap.map(Array(site.posts.indices)) { index in
+            if let key = keys?.summaries[index], let (kept, listed) = reuse?.entries[key] {
                 // The same links, but the taxonomy's indices may have moved.
+                var summary = kept
                 summary.tagIndices = makesSummaries.postTagIndices[index]
-                return summary
+                return (summary, listed)
             }
-            return makesSummaries.makeSummary(of: index)
+            let summary = makesSummaries.makeSummary(of: index)
+            return (summary, SharedContext(makesSummaries.context(of: summary, role: .summary)))
         }
-        let makesContexts = renderer
-        renderer.listedPosts = await ParallelMap.map(Array(site.posts.indices)) { index in
-            SharedContext(makesContexts.summary(of: index))
-        }
+        renderer.summaries = entries.map(\.0)
+        renderer.listedPosts = entries.map(\.1)
         guard let lists else { return renderer }
-        if let reuse, reuse.allTags == keys?.allTags {
-            renderer.homeCloudHTML = reuse.homeCloudHTML
-            renderer.cloudHTML = reuse.cloudHTML
-        } else {
-            renderer.homeCloudHTML = lists.html(for: tagLinks, role: .homeCloud)
-            renderer.cloudHTML = lists.html(for: tagLinks, role: .cloud)
+        let cloudsKept = reuse.map { $0.allTags == keys?.allTags } ?? false
+        await renderer.drawLists(lists, clouds: cloudsKept ? (reuse?.homeCloudHTML, reuse?.cloudHTML) : nil) { index in
+            keys.flatMap { reuse?.related[$0.related[index]] }
         }
-        let tags = taxonomy.tags
+        return renderer
+    }
+
+    /// Draws the clouds and each tag's related tags, and records their digests in the keys.
+    ///
+    /// - Parameters:
+    ///   - lists: The plugin that draws tag lists.
+    ///   - clouds: The home cloud and the `/tags/` cloud, when they can be taken as they are.
+    ///   - drawn: A tag's related tags already drawn by an earlier renderer (`nil`: draw them).
+    private mutating func drawLists(
+        _ lists: any TagListRenderer, clouds: (home: String?, all: String?)?,
+        drawn: @escaping @Sendable (Int) -> String??
+    ) async {
+        if let clouds {
+            homeCloudHTML = clouds.home
+            cloudHTML = clouds.all
+        } else {
+            homeCloudHTML = lists.html(for: tagLinks, role: .homeCloud)
+            cloudHTML = lists.html(for: tagLinks, role: .cloud)
+        }
+        let tags = site.taxonomy.tags
         let links = tagLinks
-        renderer.relatedHTML = await ParallelMap.map(Array(tags.indices)) { index in
-            if let key = keys?.related[index], let html = reuse?.related[key] { return html }
+        let related = relatedIndices
+        relatedHTML = await ParallelMap.map(Array(tags.indices)) { index in
+            if let html = drawn(index) { return html }
             return lists.html(for: related[index].map { links[$0] }, role: .related(current: tags[index].key))
         }
         // A tag page shows its related tags as drawn: cut to `chips.related_limit`, a list that
         // changed past the limit draws the same block.
-        renderer.keys?.drawnRelated = renderer.relatedHTML.map(PageKeys.digest(of:))
-        renderer.keys?.drawnHomeCloud = PageKeys.digest(of: renderer.homeCloudHTML)
+        keys?.drawnRelated = relatedHTML.map(PageKeys.digest(of:))
+        keys?.drawnHomeCloud = PageKeys.digest(of: homeCloudHTML)
+    }
+
+    /// This renderer after some posts were edited in place, their tags perhaps among the edits.
+    ///
+    /// Each edited post keeps its slug, date and draft flag, so its place in the site. Needs a
+    /// renderer prepared with digests.
+    ///
+    /// What the edit did not reach is taken from this renderer by position (posts keep their
+    /// places, and tags their order, past the tags added or removed): the summaries and list
+    /// entries of posts whose summary key is the same, the related tags of the tags no edited post
+    /// lists before or after, each drawn block whose key is the same, and the clouds when no tag
+    /// link changed. A tag edit in `tagflow serve` so costs a pass over the posts' keys, not a
+    /// new site.
+    ///
+    /// - Parameters:
+    ///   - posts: Index in ``Site/posts`` → the new post and its source file's digest.
+    ///   - taxonomy: The taxonomy of the edited site (``Taxonomy/retagged(posts:previous:changed:)``).
+    /// - Returns: The renderer of the edited site, prepared.
+    func retagging(_ posts: [Int: (post: Post, digest: Digest)], taxonomy: Taxonomy) async -> SiteRenderer {
+        guard let previousKeys = keys else { preconditionFailure("retagging needs a renderer prepared with digests") }
+        var site = self.site
+        var content = previousKeys.content
+        var touched: Set<TagKey> = []
+        for (index, replacement) in posts {
+            precondition(
+                site.posts[index].slug == replacement.post.slug && site.posts[index].date == replacement.post.date
+                    && site.posts[index].isDraft == replacement.post.isDraft,
+                "a retagged post keeps its place")
+            touched.formUnion(site.posts[index].tagKeys)
+            touched.formUnion(replacement.post.tagKeys)
+            site.posts[index] = replacement.post
+            content.posts[index] = replacement.digest
+        }
+        site.taxonomy = taxonomy
+        var renderer = SiteRenderer(site: site, theme: theme, hooks: hooks)
+        // Where each of this renderer's tags is now (`nil`: no post has it any more).
+        let moved = self.site.taxonomy.tags.map { taxonomy.indexByKey[$0.key] }
+        let previousIndexByKey = self.site.taxonomy.indexByKey
+        renderer.postTagIndices = postTagIndices.indices.map { index in
+            posts[index] == nil
+                ? postTagIndices[index].compactMap { moved[$0] }
+                : site.posts[index].tagKeys.compactMap { taxonomy.indexByKey[$0] }
+        }
+        let withTags = renderer
+        let previousRelated = relatedIndices
+        let edited = touched
+        renderer.relatedIndices = await ParallelMap.map(Array(taxonomy.tags.indices)) { index in
+            // A tag no edited post lists has the same posts, with the same tags.
+            let key = taxonomy.tags[index].key
+            if !edited.contains(key), let previous = previousIndexByKey[key], previousRelated.indices.contains(previous)
+            {
+                return previousRelated[previous].compactMap { moved[$0] }
+            }
+            return withTags.relatedTagIndices(of: index)
+        }
+        let keys = PageKeys(
+            site: site, tagLinks: renderer.tagLinks, postTagIndices: renderer.postTagIndices,
+            relatedTags: renderer.relatedIndices, content: content)
+        renderer.keys = keys
+        let withKeys = renderer
+        let entries = await ParallelMap.map(Array(site.posts.indices)) { index in
+            if keys.summaries[index] == previousKeys.summaries[index], summaries.indices.contains(index),
+                listedPosts.indices.contains(index)
+            {
+                var summary = summaries[index]
+                summary.tagIndices = withKeys.postTagIndices[index]
+                return (summary, listedPosts[index])
+            }
+            let summary = withKeys.makeSummary(of: index)
+            return (summary, SharedContext(withKeys.context(of: summary, role: .summary)))
+        }
+        renderer.summaries = entries.map(\.0)
+        renderer.listedPosts = entries.map(\.1)
+        guard let lists = hooks.tagListRenderer else { return renderer }
+        let previousRelatedHTML = relatedHTML
+        let clouds = keys.allTags == previousKeys.allTags ? (homeCloudHTML, cloudHTML) : nil
+        await renderer.drawLists(lists, clouds: clouds) { index in
+            guard let previous = previousIndexByKey[taxonomy.tags[index].key],
+                previousRelatedHTML.indices.contains(previous), keys.related[index] == previousKeys.related[previous]
+            else { return nil }
+            return previousRelatedHTML[previous]
+        }
         return renderer
     }
 
@@ -214,7 +318,8 @@ struct SiteRenderer: Sendable {
 
     /// What a later ``prepared(digests:reusing:)`` can take from an earlier renderer, by key.
     private struct Reusable {
-        var summaries: [Digest: PostSummary]
+        /// Each post's summary and list entry, by summary key.
+        var entries: [Digest: (PostSummary, SharedContext)]
         var related: [Digest: String?]
         var allTags: Digest
         var homeCloudHTML: String?
@@ -223,8 +328,9 @@ struct SiteRenderer: Sendable {
 
     private var reusable: Reusable? {
         guard let keys else { return nil }
+        let pairs = zip(summaries, listedPosts).map { ($0, $1) }
         return Reusable(
-            summaries: Dictionary(zip(keys.summaries, summaries), uniquingKeysWith: { first, _ in first }),
+            entries: Dictionary(zip(keys.summaries, pairs), uniquingKeysWith: { first, _ in first }),
             related: Dictionary(zip(keys.related, relatedHTML), uniquingKeysWith: { first, _ in first }),
             allTags: keys.allTags, homeCloudHTML: homeCloudHTML, cloudHTML: cloudHTML)
     }
@@ -377,7 +483,10 @@ struct SiteRenderer: Sendable {
     }
 
     private func summary(of index: Int, role: TagListRole = .summary) -> [String: Any] {
-        let summary = summaries.indices.contains(index) ? summaries[index] : makeSummary(of: index)
+        context(of: summaries.indices.contains(index) ? summaries[index] : makeSummary(of: index), role: role)
+    }
+
+    private func context(of summary: PostSummary, role: TagListRole) -> [String: Any] {
         let links = summary.tagIndices.map { tagLinks[$0] }
         var context: [String: Any] = [
             "title": summary.title, "url": summary.url, "permalink": summary.permalink,

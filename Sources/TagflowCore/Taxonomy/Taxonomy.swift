@@ -30,47 +30,124 @@ public struct Taxonomy: Sendable, Hashable {
     /// - Complexity: O(*t* log *t*) for *t* tag uses.
     public static func build(posts: [Post]) -> (Taxonomy, [Diagnostic]) {
         struct Usage {
-            var spellings: [String: (count: Int, firstSeen: Int)] = [:]
+            var spellings = Spellings()
+            /// Oldest first.
             var posts: [Int] = []
-            /// Where the earliest post lists the tag.
-            var firstLocation: SourceLocation?
         }
         var usages: [TagKey: Usage] = [:]
         // Walk oldest to newest, so "first seen" means earliest in date order.
         for postIndex in posts.indices.reversed() {
             for (spelling, key) in zip(posts[postIndex].tags, posts[postIndex].tagKeys) {
-                let order = posts.count - 1 - postIndex
-                let location = posts[postIndex].tagsLocation ?? SourceLocation(path: posts[postIndex].sourcePath)
                 // Changed in place: a copy out and back would copy the tag's post list each time.
                 record(&usages[key, default: Usage()])
                 func record(_ usage: inout Usage) {
-                    let known = usage.spellings[spelling]
-                    usage.spellings[spelling] = ((known?.count ?? 0) + 1, known?.firstSeen ?? order)
+                    usage.spellings.count(spelling, order: posts.count - 1 - postIndex)
                     usage.posts.append(postIndex)
-                    if usage.firstLocation == nil { usage.firstLocation = location }
                 }
             }
         }
+        let named = usages.keys.sorted().map { key in
+            let usage = usages[key] ?? Usage()
+            return Named(key: key, name: usage.spellings.preferred ?? key.rawValue, postIndices: usage.posts.reversed())
+        }
+        return finish(named, posts: posts)
+    }
+
+    /// This taxonomy after the posts at `changed` were edited in place: every post keeps its
+    /// place in the site (its date and slug), and the edited ones may list other tags.
+    ///
+    /// Only the tags the edited posts list, before or after, are counted again, so it costs
+    /// O(*u* + *t*) for *u* uses of those tags and *t* tags, instead of ``build(posts:)``'s pass
+    /// over every tag of every post; the result is the same as building from `posts`.
+    ///
+    /// - Parameters:
+    ///   - posts: The site's posts after the edit, in the same order as before it.
+    ///   - previous: The posts this taxonomy was built from.
+    ///   - changed: Indices of the posts that were edited.
+    /// - Returns: The taxonomy and its warnings, as ``build(posts:)`` returns them.
+    func retagged(posts: [Post], previous: [Post], changed: some Collection<Int>) -> (Taxonomy, [Diagnostic]) {
+        precondition(posts.count == previous.count, "posts keep their places")
+        let changed = Set(changed)
+        var touched: Set<TagKey> = []
+        for index in changed {
+            touched.formUnion(previous[index].tagKeys)
+            touched.formUnion(posts[index].tagKeys)
+        }
+        // The changed posts' new lists, by tag; the untouched tags keep theirs.
+        var postLists: [TagKey: [Int]] = [:]
+        for key in touched {
+            let kept = self[key]?.postIndices.filter { !changed.contains($0) } ?? []
+            postLists[key] = kept
+        }
+        for index in changed {
+            for key in posts[index].tagKeys { postLists[key, default: []].append(index) }
+        }
+        var named: [Named] = []
+        named.reserveCapacity(tags.count + touched.count)
+        for tag in tags where !touched.contains(tag.key) {
+            named.append(Named(key: tag.key, name: tag.name, postIndices: tag.postIndices))
+        }
+        for (key, list) in postLists where !list.isEmpty {
+            let postIndices = list.sorted()
+            var spellings = Spellings()
+            for postIndex in postIndices.reversed() {
+                guard let position = posts[postIndex].tagKeys.firstIndex(of: key) else { continue }
+                spellings.count(posts[postIndex].tags[position], order: posts.count - 1 - postIndex)
+            }
+            named.append(Named(key: key, name: spellings.preferred ?? key.rawValue, postIndices: postIndices))
+        }
+        named.sort { $0.key < $1.key }
+        return Self.finish(named, posts: posts)
+    }
+
+    /// How the posts of one tag spell it: each spelling's count and when it was first seen.
+    private struct Spellings {
+        var seen: [String: (count: Int, firstSeen: Int)] = [:]
+
+        /// Counts a spelling; `order` grows from the oldest post to the newest.
+        mutating func count(_ spelling: String, order: Int) {
+            let known = seen[spelling]
+            seen[spelling] = ((known?.count ?? 0) + 1, known?.firstSeen ?? order)
+        }
+
+        /// The spelling most posts use; ties: the one the earliest post uses.
+        var preferred: String? {
+            seen.min { lhs, rhs in
+                lhs.value.count != rhs.value.count
+                    ? lhs.value.count > rhs.value.count : lhs.value.firstSeen < rhs.value.firstSeen
+            }?.key
+        }
+    }
+
+    /// A tag with its name and posts, before it has a slug.
+    private struct Named {
+        var key: TagKey
+        var name: String
+        /// Newest first.
+        var postIndices: [Int]
+    }
+
+    /// Gives each tag a slug, in identity order: a slug another tag took gets a `-2`, `-3`… suffix
+    /// and a warning, placed where the earliest post lists the tag.
+    private static func finish(_ named: [Named], posts: [Post]) -> (Taxonomy, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         var tags: [TagInfo] = []
+        tags.reserveCapacity(named.count)
         var usedSlugs: [Slug: TagKey] = [:]
-        for key in usages.keys.sorted() {
-            guard let usage = usages[key] else { continue }
-            let name =
-                usage.spellings.min { lhs, rhs in
-                    lhs.value.count != rhs.value.count
-                        ? lhs.value.count > rhs.value.count : lhs.value.firstSeen < rhs.value.firstSeen
-                }?.key ?? key.rawValue
-            let base = Slug(from: name)
+        for tag in named {
+            let key = tag.key
+            let base = Slug(from: tag.name)
             var slug = base
             var suffix = 2
             while let owner = usedSlugs[slug] {
                 if suffix == 2 {
+                    let earliest = tag.postIndices.last.map { posts[$0] }
                     diagnostics.append(
                         Diagnostic(
                             .warning,
                             TagflowError(
-                                location: usage.firstLocation, step: "taxonomy",
+                                location: earliest.map { $0.tagsLocation ?? SourceLocation(path: $0.sourcePath) },
+                                step: "taxonomy",
                                 message: "tags '\(owner.rawValue)' and '\(key.rawValue)' would share /tags/\(base)/; "
                                     + "'\(key.rawValue)' uses a numbered URL instead",
                                 hint: "rename one of the tags if you want a clean URL for both")))
@@ -79,7 +156,7 @@ public struct Taxonomy: Sendable, Hashable {
                 suffix += 1
             }
             usedSlugs[slug] = key
-            tags.append(TagInfo(key: key, name: name, slug: slug, postIndices: usage.posts.sorted()))
+            tags.append(TagInfo(key: key, name: tag.name, slug: slug, postIndices: tag.postIndices))
         }
         var index: [TagKey: Int] = [:]
         for (position, tag) in tags.enumerated() { index[tag.key] = position }

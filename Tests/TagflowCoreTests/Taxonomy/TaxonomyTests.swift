@@ -46,6 +46,47 @@ func makePost(_ slug: String, day: Int, tags: [String], draft: Bool = false) -> 
         let (again, _) = Taxonomy.build(posts: posts)
         #expect(again == taxonomy)
     }
+
+    /// `tagflow serve` counts again only the tags an edit reaches: the result must be what a build
+    /// of the edited posts gives, names, slugs, suffixes and warnings included.
+    @Test func retaggingGivesWhatABuildOfTheEditedPostsGives() {
+        // Spellings that share an identity, slugs that collide, a tag that comes and goes.
+        let pool = ["Swift", "swift", "SWIFT", "C", "C++", "C#", "#hashtag", "hashtag", "日本語", "x", "Layout"]
+        var generator = SeededGenerator(seed: 7)
+        func tags() -> [String] {
+            var chosen: [String] = []
+            for _ in 0..<Int.random(in: 0...4, using: &generator) {
+                let tag = pool[Int.random(in: 0..<pool.count, using: &generator)]
+                if !chosen.contains(where: { TagKey($0) == TagKey(tag) }) { chosen.append(tag) }
+            }
+            return chosen
+        }
+        func post(_ index: Int, line: Int) -> Post {
+            var post = makePost("p\(index)", day: 100 - index, tags: tags())
+            post.tagsLocation = SourceLocation(path: post.sourcePath, line: line)
+            return post
+        }
+        var rounds = 0
+        var retaggedTags = 0
+        for _ in 0..<400 {
+            let previous = (0..<Int.random(in: 1...12, using: &generator)).map { post($0, line: 3) }
+            var posts = previous
+            let changed = Set(
+                (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                    Int.random(in: 0..<posts.count, using: &generator)
+                })
+            for index in changed { posts[index] = post(index, line: Int.random(in: 2...5, using: &generator)) }
+            let (taxonomy, _) = Taxonomy.build(posts: previous)
+            let (retagged, warnings) = taxonomy.retagged(posts: posts, previous: previous, changed: changed)
+            let (expected, expectedWarnings) = Taxonomy.build(posts: posts)
+            #expect(retagged == expected, "\(previous.map(\.tags)) → \(posts.map(\.tags))")
+            #expect(warnings.map(\.description) == expectedWarnings.map(\.description))
+            rounds += 1
+            if retagged.tags.map(\.key) != taxonomy.tags.map(\.key) { retaggedTags += 1 }
+        }
+        // Not vacuous: most rounds add or remove tags.
+        #expect(rounds == 400 && retaggedTags > 200)
+    }
 }
 
 @Suite struct PaginationTests {
