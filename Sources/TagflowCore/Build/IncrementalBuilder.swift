@@ -199,6 +199,36 @@ public actor IncrementalBuilder {
         renderer.jobs.map { Planned(job: $0, path: renderer.outputPath(of: $0), key: renderer.key(of: $0)) }
     }
 
+    /// The plan of a renderer whose posts and pages kept their slugs and places since `previous`:
+    /// every page that is not a tag page is the same job, in the same order, and keeps its path
+    /// (making 10 000 paths again was a tenth of a tag edit in `tagflow serve`).
+    ///
+    /// - Returns: The plan, with the tag pages that appeared and those that are gone; `nil` when
+    ///   the other pages are not the same jobs.
+    private static func plan(_ renderer: SiteRenderer, keepingPathsOf previous: [Planned]) -> (
+        plan: [Planned], appeared: Set<String>, gone: Set<String>
+    )? {
+        let earlier = previous.filter { !$0.job.isTagPage }
+        var next = earlier.startIndex
+        var plan: [Planned] = []
+        plan.reserveCapacity(previous.count)
+        for job in renderer.jobs {
+            var path: String
+            if job.isTagPage {
+                path = renderer.outputPath(of: job)
+            } else {
+                guard next < earlier.endIndex, earlier[next].job == job else { return nil }
+                path = earlier[next].path
+                next += 1
+            }
+            plan.append(Planned(job: job, path: path, key: renderer.key(of: job)))
+        }
+        guard next == earlier.endIndex else { return nil }
+        let tagPages = Set(plan.lazy.filter(\.job.isTagPage).map(\.path))
+        let tagPagesBefore = Set(previous.lazy.filter(\.job.isTagPage).map(\.path))
+        return (plan, tagPages.subtracting(tagPagesBefore), tagPagesBefore.subtracting(tagPages))
+    }
+
     private static func postIndices(_ site: Site) -> [String: Int] {
         Dictionary(site.posts.indices.map { (site.posts[$0].sourcePath, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -248,13 +278,7 @@ public actor IncrementalBuilder {
             if let replacements {
                 // Same order, other tags: the taxonomy is counted again for the tags the edited
                 // posts list, and what the edit did not reach is kept.
-                let previous = state.renderer.site.posts
-                var posts = previous
-                for (index, replacement) in replacements.posts { posts[index] = replacement.post }
-                let taxonomy: Taxonomy
-                (taxonomy, taxonomyDiagnostics) = state.renderer.site.taxonomy.retagged(
-                    posts: posts, previous: previous, changed: replacements.posts.keys)
-                renderer = await state.renderer.retagging(replacements.posts, taxonomy: taxonomy)
+                (renderer, taxonomyDiagnostics) = await state.renderer.retagging(replacements.posts)
                 inPlaceRebuildCount += 1
             } else {
                 // The listing is read again: it must name the files the table holds (a folder
@@ -273,12 +297,17 @@ public actor IncrementalBuilder {
                     .prepared(digests: Self.digests(of: site, state.files), reusing: state.renderer)
                 assembled = (duplicates, Self.postIndices(site))
             }
-            plan = Self.plan(renderer)
-            let paths = Set(plan.map(\.path))
-            gone = Set(state.pages.keys).subtracting(paths)
+            let appeared: Set<String>
+            if replacements != nil, let kept = Self.plan(renderer, keepingPathsOf: state.plan) {
+                (plan, appeared, gone) = kept
+            } else {
+                plan = Self.plan(renderer)
+                let paths = Set(plan.map(\.path))
+                gone = Set(state.pages.keys).subtracting(paths)
+                appeared = paths.subtracting(state.pages.keys)
+            }
             // A page that appears or disappears where a static file lives: which of them wins is
             // the full build's decision.
-            let appeared = paths.subtracting(state.pages.keys)
             guard appeared.isDisjoint(with: state.staticPaths), gone.isDisjoint(with: state.staticPaths) else {
                 return nil
             }
@@ -385,5 +414,13 @@ public actor IncrementalBuilder {
     private static func isFile(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+}
+
+extension SiteRenderer.Job {
+    /// Whether the job writes a page of a tag (the pages a tag edit adds, removes or moves).
+    fileprivate var isTagPage: Bool {
+        if case .tag = self { return true }
+        return false
     }
 }

@@ -167,12 +167,15 @@ extension SiteRenderer {
             for index in entries { digest.update(keys.summaries[index]) }
         case .sitemap:
             add(8)
-            digest.update(keys.allTags)
+            // Each tag's URL, not its count: a tag added to a post does not change the sitemap.
+            digest.update(UInt64(tagLinks.count))
+            for link in tagLinks { digest.update(link.url) }
             // Each post's URL and dates, not its text: a typo fixed does not change the sitemap.
-            for post in site.posts where !post.isDraft {
-                digest.update(post.slug.rawValue)
-                digest.update(UInt64(bitPattern: post.date.secondsSince1970))
-                digest.update(post.updated.map { UInt64(bitPattern: $0.secondsSince1970) } ?? 0x5EED)
+            // By index: a `Post` copied out of the array is a dozen retains.
+            for index in site.posts.indices where !site.posts[index].isDraft {
+                digest.update(site.posts[index].slug.rawValue)
+                digest.update(UInt64(bitPattern: site.posts[index].date.secondsSince1970))
+                digest.update(site.posts[index].updated.map { UInt64(bitPattern: $0.secondsSince1970) } ?? 0x5EED)
             }
         }
         return digest

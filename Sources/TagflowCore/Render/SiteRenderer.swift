@@ -63,24 +63,46 @@ struct SiteRenderer: Sendable {
         self.siteContextBox = ImmutableContext(value: Self.makeSiteContext(site: site, hooks: hooks, routes: routes))
     }
 
-    /// What every list of posts shows of one post.
-    struct PostSummary: Sendable {
-        /// Indices into the taxonomy's tags, in the author's order.
-        var tagIndices: [Int]
-        var title: String
-        var url: String
-        var permalink: String
-        var dateDisplay: String
-        var dateISO: String
-        var dateRFC3339: String
-        var summary: String
-        var isDraft: Bool
+    /// What every list of posts shows of one post (its tags are in ``postTagIndices``, since their
+    /// indices move when a tag is added or removed).
+    ///
+    /// A class: a renderer after an edit in `tagflow serve` copies the summaries of a site and
+    /// replaces a few, and a copy of 10 000 references costs an eighth of a copy of their texts.
+    final class PostSummary: Sendable {
+        let title: String
+        let url: String
+        let permalink: String
+        let dateDisplay: String
+        let dateISO: String
+        let dateRFC3339: String
+        let summary: String
+        let isDraft: Bool
         /// The tag list as the plugin draws it in a list of posts.
-        var tagsHTML: String?
+        let tagsHTML: String?
+        /// The post's entry in the sitemap (`nil` for a draft), shared by every sitemap this
+        /// summary is in, so that it is rendered once: `tagflow serve` renders the sitemap again
+        /// after each edit that adds or removes a tag.
+        let sitemapEntry: SharedContext?
+
+        init(
+            title: String, url: String, permalink: String, dateDisplay: String, dateISO: String, dateRFC3339: String,
+            summary: String, isDraft: Bool, tagsHTML: String?, sitemapEntry: SharedContext?
+        ) {
+            self.title = title
+            self.url = url
+            self.permalink = permalink
+            self.dateDisplay = dateDisplay
+            self.dateISO = dateISO
+            self.dateRFC3339 = dateRFC3339
+            self.summary = summary
+            self.isDraft = isDraft
+            self.tagsHTML = tagsHTML
+            self.sitemapEntry = sitemapEntry
+        }
     }
 
     /// One page to render.
-    enum Job: Sendable {
+    enum Job: Sendable, Hashable {
         case home(Pagination)
         case post(Int)
         case page(Int)
@@ -153,14 +175,8 @@ struct SiteRenderer: Sendable {
         let reuse = keys != nil ? previous?.reusable : nil
         let makesSummaries = renderer
         let entries = await ParallelMap.map(Array(site.posts.indices)) { index in
-            if let key = keys?.summaries[index], let (kept, listed) = reuse?.entries[key] {
-                // The same links, but the taxonomy's indices may have moved.
-                var summary = kept
-                summary.tagIndices = makesSummaries.postTagIndices[index]
-                return (summary, listed)
-            }
-            let summary = makesSummaries.makeSummary(of: index)
-            return (summary, SharedContext(makesSummaries.context(of: summary, role: .summary)))
+            if let key = keys?.summaries[index], let entry = reuse?.entries[key] { return entry }
+            return makesSummaries.listEntry(of: index)
         }
         renderer.summaries = entries.map(\.0)
         renderer.listedPosts = entries.map(\.1)
@@ -214,11 +230,10 @@ struct SiteRenderer: Sendable {
     /// link changed. A tag edit in `tagflow serve` so costs a pass over the posts' keys, not a
     /// new site.
     ///
-    /// - Parameters:
-    ///   - posts: Index in ``Site/posts`` → the new post and its source file's digest.
-    ///   - taxonomy: The taxonomy of the edited site (``Taxonomy/retagged(posts:previous:changed:)``).
-    /// - Returns: The renderer of the edited site, prepared.
-    func retagging(_ posts: [Int: (post: Post, digest: Digest)], taxonomy: Taxonomy) async -> SiteRenderer {
+    /// - Parameter posts: Index in ``Site/posts`` → the new post and its source file's digest.
+    /// - Returns: The renderer of the edited site, prepared, and the warnings of its taxonomy
+    ///   (``Taxonomy/retagged(posts:previous:changed:)``).
+    func retagging(_ posts: [Int: (post: Post, digest: Digest)]) async -> (SiteRenderer, [Diagnostic]) {
         guard let previousKeys = keys else { preconditionFailure("retagging needs a renderer prepared with digests") }
         var site = self.site
         var content = previousKeys.content
@@ -233,6 +248,8 @@ struct SiteRenderer: Sendable {
             site.posts[index] = replacement.post
             content.posts[index] = replacement.digest
         }
+        let (taxonomy, diagnostics) = self.site.taxonomy.retagged(
+            posts: site.posts, previous: self.site.posts, changed: posts.keys)
         site.taxonomy = taxonomy
         var renderer = SiteRenderer(site: site, theme: theme, hooks: hooks)
         // Where each of this renderer's tags is now (`nil`: no post has it any more).
@@ -260,20 +277,24 @@ struct SiteRenderer: Sendable {
             relatedTags: renderer.relatedIndices, content: content)
         renderer.keys = keys
         let withKeys = renderer
-        let entries = await ParallelMap.map(Array(site.posts.indices)) { index in
-            if keys.summaries[index] == previousKeys.summaries[index], summaries.indices.contains(index),
-                listedPosts.indices.contains(index)
-            {
-                var summary = summaries[index]
-                summary.tagIndices = withKeys.postTagIndices[index]
-                return (summary, listedPosts[index])
+        // The others are the same (their tags' indices are in `postTagIndices`).
+        let kept = summaries.count == site.posts.count && listedPosts.count == site.posts.count
+        let remade =
+            kept
+            ? site.posts.indices.filter { keys.summaries[$0] != previousKeys.summaries[$0] } : Array(site.posts.indices)
+        let entries = await ParallelMap.map(remade) { withKeys.listEntry(of: $0) }
+        renderer.summaries = kept ? summaries : []
+        renderer.listedPosts = kept ? listedPosts : []
+        if kept {
+            for (index, entry) in zip(remade, entries) {
+                renderer.summaries[index] = entry.0
+                renderer.listedPosts[index] = entry.1
             }
-            let summary = withKeys.makeSummary(of: index)
-            return (summary, SharedContext(withKeys.context(of: summary, role: .summary)))
+        } else {
+            renderer.summaries = entries.map(\.0)
+            renderer.listedPosts = entries.map(\.1)
         }
-        renderer.summaries = entries.map(\.0)
-        renderer.listedPosts = entries.map(\.1)
-        guard let lists = hooks.tagListRenderer else { return renderer }
+        guard let lists = hooks.tagListRenderer else { return (renderer, diagnostics) }
         let previousRelatedHTML = relatedHTML
         let clouds = keys.allTags == previousKeys.allTags ? (homeCloudHTML, cloudHTML) : nil
         await renderer.drawLists(lists, clouds: clouds) { index in
@@ -282,7 +303,7 @@ struct SiteRenderer: Sendable {
             else { return nil }
             return previousRelatedHTML[previous]
         }
-        return renderer
+        return (renderer, diagnostics)
     }
 
     /// This renderer with some posts replaced by new versions that keep their place and their
@@ -471,10 +492,22 @@ struct SiteRenderer: Sendable {
         let tagIndices = tagIndices(of: index)
         let html =
             tagIndices.isEmpty ? nil : hooks.tagListRenderer?.html(for: tagIndices.map { tagLinks[$0] }, role: .summary)
+        let permalink = routes.permalink(path)
+        let day = post.date.isoDay(in: timeZone)
+        let sitemapEntry =
+            post.isDraft
+            ? nil : SharedContext(["loc": permalink, "lastmod": post.updated.map { $0.isoDay(in: timeZone) } ?? day])
         return PostSummary(
-            tagIndices: tagIndices, title: post.title, url: routes.url(path), permalink: routes.permalink(path),
-            dateDisplay: post.date.displayDay(in: timeZone), dateISO: post.date.isoDay(in: timeZone),
-            dateRFC3339: post.date.rfc3339(in: timeZone), summary: post.summary, isDraft: post.isDraft, tagsHTML: html)
+            title: post.title, url: routes.url(path), permalink: permalink,
+            dateDisplay: post.date.displayDay(in: timeZone),
+            dateISO: day, dateRFC3339: post.date.rfc3339(in: timeZone), summary: post.summary, isDraft: post.isDraft,
+            tagsHTML: html, sitemapEntry: sitemapEntry)
+    }
+
+    /// A post's summary and its context in lists of posts, made anew.
+    private func listEntry(of index: Int) -> (PostSummary, SharedContext) {
+        let summary = makeSummary(of: index)
+        return (summary, SharedContext(context(of: summary, tags: tagIndices(of: index), role: .summary)))
     }
 
     /// A post's context in a list of posts.
@@ -483,11 +516,12 @@ struct SiteRenderer: Sendable {
     }
 
     private func summary(of index: Int, role: TagListRole = .summary) -> [String: Any] {
-        context(of: summaries.indices.contains(index) ? summaries[index] : makeSummary(of: index), role: role)
+        let summary = summaries.indices.contains(index) ? summaries[index] : makeSummary(of: index)
+        return context(of: summary, tags: tagIndices(of: index), role: role)
     }
 
-    private func context(of summary: PostSummary, role: TagListRole) -> [String: Any] {
-        let links = summary.tagIndices.map { tagLinks[$0] }
+    private func context(of summary: PostSummary, tags: [Int], role: TagListRole) -> [String: Any] {
+        let links = tags.map { tagLinks[$0] }
         var context: [String: Any] = [
             "title": summary.title, "url": summary.url, "permalink": summary.permalink,
             "date_display": summary.dateDisplay, "date_iso": summary.dateISO, "date_rfc3339": summary.dateRFC3339,
@@ -583,12 +617,12 @@ struct SiteRenderer: Sendable {
     }
 
     private func sitemapContext() -> [String: Any] {
-        var urls: [[String: Any]] = [["loc": routes.permalink(Routes.home)]]
-        for post in site.posts where !post.isDraft {
-            urls.append([
-                "loc": routes.permalink(Routes.post(post.slug)),
-                "lastmod": (post.updated ?? post.date).isoDay(in: timeZone),
-            ])
+        var urls: [Any] = [["loc": routes.permalink(Routes.home)]]
+        urls.reserveCapacity(site.posts.count + site.pages.count + site.taxonomy.tags.count + 2)
+        // By index: a `Post` copied out of the array is a dozen retains.
+        for index in site.posts.indices where !site.posts[index].isDraft {
+            let summary = summaries.indices.contains(index) ? summaries[index] : makeSummary(of: index)
+            if let entry = summary.sitemapEntry { urls.append(entry) }
         }
         for page in site.pages { urls.append(["loc": routes.permalink(Routes.page(page.slug))]) }
         urls.append(["loc": routes.permalink(Routes.tags)])
