@@ -15,7 +15,7 @@ public import Foundation
 /// atomically) only the pages whose key changed; it deletes the pages that are gone. Edited posts
 /// that keep their slug, date, tags and draft flag are swapped into the site as it is; edited
 /// posts that keep their slug, date and draft flag but list other tags keep their places, and
-/// only the tags they list are counted again (``Taxonomy/retagged(posts:previous:changed:)``);
+/// only the tags they list are counted again (``Taxonomy/retagged(posts:previousTagKeys:)``);
 /// any other content change assembles the site again (order, taxonomy). Any other change (settings,
 /// templates, static files, fonts) is a full build, as is the first build and the one after a
 /// failed write.
@@ -271,14 +271,17 @@ public actor IncrementalBuilder {
         if let replacements, !replacements.retags {
             // Same order, same tags: the site keeps its shape, and only the edited posts' pages and
             // the lists that show them can change.
-            renderer = state.renderer.replacing(replacements.posts)
+            // In place: a failed rebuild assembles the site again anyway.
+            state.renderer.replace(replacements.posts)
+            renderer = state.renderer
             plan = state.plan.map { Planned(job: $0.job, path: $0.path, key: renderer.key(of: $0.job)) }
             inPlaceRebuildCount += 1
         } else {
             if let replacements {
                 // Same order, other tags: the taxonomy is counted again for the tags the edited
                 // posts list, and what the edit did not reach is kept.
-                (renderer, taxonomyDiagnostics) = await state.renderer.retagging(replacements.posts)
+                taxonomyDiagnostics = await state.renderer.retag(replacements.posts)
+                renderer = state.renderer
                 inPlaceRebuildCount += 1
             } else {
                 // The listing is read again: it must name the files the table holds (a folder

@@ -30,7 +30,7 @@ struct SiteRenderer: Sendable {
     let routes: Routes
     let timeZone: TimeZone
     /// Each tag's link, in taxonomy order.
-    let tagLinks: [TagLink]
+    private(set) var tagLinks: [TagLink]
     /// What lists show of each post, in post order; made by ``render()`` before the pages, since
     /// one post appears in many lists (home pages, every tag page of its tags).
     private(set) var summaries: [PostSummary] = []
@@ -57,10 +57,14 @@ struct SiteRenderer: Sendable {
         let routes = Routes(config: site.config)
         self.routes = routes
         self.timeZone = ContentDate.timeZone(named: site.config.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
-        self.tagLinks = site.taxonomy.tags.map { tag in
+        self.tagLinks = Self.tagLinks(of: site, routes: routes)
+        self.siteContextBox = ImmutableContext(value: Self.makeSiteContext(site: site, hooks: hooks, routes: routes))
+    }
+
+    private static func tagLinks(of site: Site, routes: Routes) -> [TagLink] {
+        site.taxonomy.tags.map { tag in
             TagLink(name: tag.name, url: routes.url(Routes.tag(tag.slug)), count: tag.count, key: tag.key)
         }
-        self.siteContextBox = ImmutableContext(value: Self.makeSiteContext(site: site, hooks: hooks, routes: routes))
     }
 
     /// What every list of posts shows of one post (its tags are in ``postTagIndices``, since their
@@ -218,123 +222,120 @@ struct SiteRenderer: Sendable {
         keys?.drawnHomeCloud = PageKeys.digest(of: homeCloudHTML)
     }
 
-    /// This renderer after some posts were edited in place, their tags perhaps among the edits.
+    /// Takes in edits of posts that keep their places, their tags perhaps among the edits.
     ///
     /// Each edited post keeps its slug, date and draft flag, so its place in the site. Needs a
     /// renderer prepared with digests.
     ///
-    /// What the edit did not reach is taken from this renderer by position (posts keep their
-    /// places, and tags their order, past the tags added or removed): the summaries and list
-    /// entries of posts whose summary key is the same, the related tags of the tags no edited post
-    /// lists before or after, each drawn block whose key is the same, and the clouds when no tag
-    /// link changed. A tag edit in `tagflow serve` so costs a pass over the posts' keys, not a
-    /// new site.
+    /// What the edit did not reach is kept (posts keep their places, and tags their order, past
+    /// the tags added or removed): the summaries and list entries of posts whose summary key is
+    /// the same, the related tags of the tags no edited post lists before or after, each drawn
+    /// block whose key is the same, and the clouds when no tag link changed. The renderer is
+    /// changed in place: `tagflow serve` holds the only copy, and a copy of a 10 000-post site
+    /// and of its summaries was a fifth of a tag edit.
     ///
     /// - Parameter posts: Index in ``Site/posts`` → the new post and its source file's digest.
-    /// - Returns: The renderer of the edited site, prepared, and the warnings of its taxonomy
-    ///   (``Taxonomy/retagged(posts:previous:changed:)``).
-    func retagging(_ posts: [Int: (post: Post, digest: Digest)]) async -> (SiteRenderer, [Diagnostic]) {
+    /// - Returns: The warnings of the new taxonomy (``Taxonomy/retagged(posts:previousTagKeys:)``).
+    mutating func retag(_ posts: [Int: (post: Post, digest: Digest)]) async -> [Diagnostic] {
         guard let previousKeys = keys else { preconditionFailure("retagging needs a renderer prepared with digests") }
-        var site = self.site
-        var content = previousKeys.content
-        var touched: Set<TagKey> = []
+        var previousTagKeys: [Int: [TagKey]] = [:]
         for (index, replacement) in posts {
             precondition(
                 site.posts[index].slug == replacement.post.slug && site.posts[index].date == replacement.post.date
                     && site.posts[index].isDraft == replacement.post.isDraft,
                 "a retagged post keeps its place")
-            touched.formUnion(site.posts[index].tagKeys)
-            touched.formUnion(replacement.post.tagKeys)
+            previousTagKeys[index] = site.posts[index].tagKeys
             site.posts[index] = replacement.post
-            content.posts[index] = replacement.digest
         }
-        let (taxonomy, diagnostics) = self.site.taxonomy.retagged(
-            posts: site.posts, previous: self.site.posts, changed: posts.keys)
-        site.taxonomy = taxonomy
-        var renderer = SiteRenderer(site: site, theme: theme, hooks: hooks)
-        // Where each of this renderer's tags is now (`nil`: no post has it any more).
-        let moved = self.site.taxonomy.tags.map { taxonomy.indexByKey[$0.key] }
-        let previousIndexByKey = self.site.taxonomy.indexByKey
-        renderer.postTagIndices = postTagIndices.indices.map { index in
-            posts[index] == nil
-                ? postTagIndices[index].compactMap { moved[$0] }
-                : site.posts[index].tagKeys.compactMap { taxonomy.indexByKey[$0] }
+        let previousTaxonomy = site.taxonomy
+        let diagnostics: [Diagnostic]
+        (site.taxonomy, diagnostics) = previousTaxonomy.retagged(posts: site.posts, previousTagKeys: previousTagKeys)
+        let taxonomy = site.taxonomy
+        tagLinks = Self.tagLinks(of: site, routes: routes)
+        // Where each earlier tag is now (`nil`: no post has it any more).
+        let moved = previousTaxonomy.tags.map { taxonomy.indexByKey[$0.key] }
+        let movedAny = moved.indices.contains { moved[$0] != $0 } || moved.count != taxonomy.tags.count
+        for index in postTagIndices.indices {
+            if posts[index] != nil {
+                postTagIndices[index] = site.posts[index].tagKeys.compactMap { taxonomy.indexByKey[$0] }
+            } else if movedAny {
+                postTagIndices[index] = postTagIndices[index].compactMap { moved[$0] }
+            }
         }
-        let withTags = renderer
-        let previousRelated = relatedIndices
+        var touched: Set<TagKey> = []
+        for (index, tags) in previousTagKeys {
+            touched.formUnion(tags)
+            touched.formUnion(site.posts[index].tagKeys)
+        }
         let edited = touched
-        renderer.relatedIndices = await ParallelMap.map(Array(taxonomy.tags.indices)) { index in
+        let previousRelated = relatedIndices
+        let withTags = self
+        relatedIndices = await ParallelMap.map(Array(taxonomy.tags.indices)) { index in
             // A tag no edited post lists has the same posts, with the same tags.
             let key = taxonomy.tags[index].key
-            if !edited.contains(key), let previous = previousIndexByKey[key], previousRelated.indices.contains(previous)
+            if !edited.contains(key), let previous = previousTaxonomy.indexByKey[key],
+                previousRelated.indices.contains(previous)
             {
                 return previousRelated[previous].compactMap { moved[$0] }
             }
             return withTags.relatedTagIndices(of: index)
         }
+        var content = previousKeys.content
+        for (index, replacement) in posts { content.posts[index] = replacement.digest }
         let keys = PageKeys(
-            site: site, tagLinks: renderer.tagLinks, postTagIndices: renderer.postTagIndices,
-            relatedTags: renderer.relatedIndices, content: content)
-        renderer.keys = keys
-        let withKeys = renderer
+            site: site, tagLinks: tagLinks, postTagIndices: postTagIndices, relatedTags: relatedIndices,
+            content: content)
+        self.keys = keys
         // The others are the same (their tags' indices are in `postTagIndices`).
-        let kept = summaries.count == site.posts.count && listedPosts.count == site.posts.count
+        let whole = summaries.count == site.posts.count && listedPosts.count == site.posts.count
         let remade =
-            kept
+            whole
             ? site.posts.indices.filter { keys.summaries[$0] != previousKeys.summaries[$0] } : Array(site.posts.indices)
+        let withKeys = self
         let entries = await ParallelMap.map(remade) { withKeys.listEntry(of: $0) }
-        renderer.summaries = kept ? summaries : []
-        renderer.listedPosts = kept ? listedPosts : []
-        if kept {
+        if whole {
             for (index, entry) in zip(remade, entries) {
-                renderer.summaries[index] = entry.0
-                renderer.listedPosts[index] = entry.1
+                summaries[index] = entry.0
+                listedPosts[index] = entry.1
             }
         } else {
-            renderer.summaries = entries.map(\.0)
-            renderer.listedPosts = entries.map(\.1)
+            summaries = entries.map(\.0)
+            listedPosts = entries.map(\.1)
         }
-        guard let lists = hooks.tagListRenderer else { return (renderer, diagnostics) }
+        guard let lists = hooks.tagListRenderer else { return diagnostics }
         let previousRelatedHTML = relatedHTML
         let clouds = keys.allTags == previousKeys.allTags ? (homeCloudHTML, cloudHTML) : nil
-        await renderer.drawLists(lists, clouds: clouds) { index in
-            guard let previous = previousIndexByKey[taxonomy.tags[index].key],
+        await drawLists(lists, clouds: clouds) { index in
+            guard let previous = previousTaxonomy.indexByKey[taxonomy.tags[index].key],
                 previousRelatedHTML.indices.contains(previous), keys.related[index] == previousKeys.related[previous]
             else { return nil }
             return previousRelatedHTML[previous]
         }
-        return (renderer, diagnostics)
+        return diagnostics
     }
 
-    /// This renderer with some posts replaced by new versions that keep their place and their
-    /// tags: the same slug, date, tags and draft flag (the taxonomy and the order stay).
+    /// Takes in new versions of some posts that keep their place and their tags: the same slug,
+    /// date, tags and draft flag (the taxonomy and the order stay).
+    ///
+    /// The renderer is changed in place (see ``retag(_:)``).
     ///
     /// - Parameter posts: Index in ``Site/posts`` → the new post and its source file's digest.
-    /// - Returns: The renderer of the edited site, with those posts' summaries and keys made again.
-    func replacing(_ posts: [Int: (post: Post, digest: Digest)]) -> SiteRenderer {
-        var renderer = self
+    mutating func replace(_ posts: [Int: (post: Post, digest: Digest)]) {
         for (index, replacement) in posts {
             precondition(
                 site.posts[index].slug == replacement.post.slug && site.posts[index].date == replacement.post.date
                     && site.posts[index].tags == replacement.post.tags,
                 "a replaced post keeps its place and tags")
-            renderer.site.posts[index] = replacement.post
-            if var keys = renderer.keys {
-                keys.content.posts[index] = replacement.digest
-                keys.summaries[index] = PageKeys.summaryKey(
-                    post: replacement.digest, tags: postTagIndices[index], tagLinks: keys.tagLinks)
-                renderer.keys = keys
+            site.posts[index] = replacement.post
+            if let tagLinkKeys = keys?.tagLinks {
+                keys?.content.posts[index] = replacement.digest
+                keys?.summaries[index] = PageKeys.summaryKey(
+                    post: replacement.digest, tags: postTagIndices[index], tagLinks: tagLinkKeys)
             }
         }
-        let changed = renderer
-        for index in posts.keys where renderer.summaries.indices.contains(index) {
-            renderer.summaries[index] = changed.makeSummary(of: index)
+        for index in posts.keys where summaries.indices.contains(index) && listedPosts.indices.contains(index) {
+            (summaries[index], listedPosts[index]) = listEntry(of: index)
         }
-        let withSummaries = renderer
-        for index in posts.keys where renderer.listedPosts.indices.contains(index) {
-            renderer.listedPosts[index] = SharedContext(withSummaries.summary(of: index))
-        }
-        return renderer
     }
 
     /// What a later ``prepared(digests:reusing:)`` can take from an earlier renderer, by key.
@@ -453,8 +454,8 @@ struct SiteRenderer: Sendable {
 
     /// The `site` object every page's template gets, made once.
     ///
-    /// Made per page it was 3% of a 10 000-post build. It holds no posts, the one thing
-    /// ``replacing`` changes.
+    /// Made per page it was 3% of a 10 000-post build. It holds no posts and no tags, what
+    /// ``replace(_:)`` and ``retag(_:)`` change.
     private var siteContext: [String: Any] { siteContextBox.value }
     private let siteContextBox: ImmutableContext
 

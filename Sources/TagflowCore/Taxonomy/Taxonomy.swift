@@ -53,8 +53,8 @@ public struct Taxonomy: Sendable, Hashable {
         return finish(named, posts: posts)
     }
 
-    /// This taxonomy after the posts at `changed` were edited in place: every post keeps its
-    /// place in the site (its date and slug), and the edited ones may list other tags.
+    /// This taxonomy after some posts were edited in place: every post keeps its place in the
+    /// site (its date and slug), and the edited ones may list other tags.
     ///
     /// Only the tags the edited posts list, before or after, are counted again, so it costs
     /// O(*u* + *t*) for *u* uses of those tags and *t* tags, instead of ``build(posts:)``'s pass
@@ -62,24 +62,20 @@ public struct Taxonomy: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - posts: The site's posts after the edit, in the same order as before it.
-    ///   - previous: The posts this taxonomy was built from.
-    ///   - changed: Indices of the posts that were edited.
+    ///   - previousTagKeys: Index of each edited post → the tags it listed before the edit.
     /// - Returns: The taxonomy and its warnings, as ``build(posts:)`` returns them.
-    func retagged(posts: [Post], previous: [Post], changed: some Collection<Int>) -> (Taxonomy, [Diagnostic]) {
-        precondition(posts.count == previous.count, "posts keep their places")
-        let changed = Set(changed)
+    func retagged(posts: [Post], previousTagKeys: [Int: [TagKey]]) -> (Taxonomy, [Diagnostic]) {
         var touched: Set<TagKey> = []
-        for index in changed {
-            touched.formUnion(previous[index].tagKeys)
+        for (index, keys) in previousTagKeys {
+            touched.formUnion(keys)
             touched.formUnion(posts[index].tagKeys)
         }
-        // The changed posts' new lists, by tag; the untouched tags keep theirs.
+        // The edited posts' new lists, by tag; the untouched tags keep theirs.
         var postLists: [TagKey: [Int]] = [:]
         for key in touched {
-            let kept = self[key]?.postIndices.filter { !changed.contains($0) } ?? []
-            postLists[key] = kept
+            postLists[key] = self[key]?.postIndices.filter { previousTagKeys[$0] == nil } ?? []
         }
-        for index in changed {
+        for index in previousTagKeys.keys {
             for key in posts[index].tagKeys { postLists[key, default: []].append(index) }
         }
         var named: [Named] = []

@@ -77,7 +77,8 @@ func makePost(_ slug: String, day: Int, tags: [String], draft: Bool = false) -> 
                 })
             for index in changed { posts[index] = post(index, line: Int.random(in: 2...5, using: &generator)) }
             let (taxonomy, _) = Taxonomy.build(posts: previous)
-            let (retagged, warnings) = taxonomy.retagged(posts: posts, previous: previous, changed: changed)
+            let previousTagKeys = Dictionary(uniqueKeysWithValues: changed.map { ($0, previous[$0].tagKeys) })
+            let (retagged, warnings) = taxonomy.retagged(posts: posts, previousTagKeys: previousTagKeys)
             let (expected, expectedWarnings) = Taxonomy.build(posts: posts)
             #expect(retagged == expected, "\(previous.map(\.tags)) → \(posts.map(\.tags))")
             #expect(warnings.map(\.description) == expectedWarnings.map(\.description))
