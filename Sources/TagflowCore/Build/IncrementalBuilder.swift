@@ -34,7 +34,7 @@ public actor IncrementalBuilder {
     public let plugins: [Plugin]
 
     private var state: State?
-    /// How many rebuilds kept the site's shape and only replaced edited posts (for tests).
+    /// How many rebuilds kept the site's order and took in the edited posts in place (for tests).
     private(set) var inPlaceRebuildCount = 0
 
     /// What the last full build set up and what the output folder holds now.
@@ -199,34 +199,78 @@ public actor IncrementalBuilder {
         renderer.jobs.map { Planned(job: $0, path: renderer.outputPath(of: $0), key: renderer.key(of: $0)) }
     }
 
-    /// The plan of a renderer whose posts and pages kept their slugs and places since `previous`:
-    /// every page that is not a tag page is the same job, in the same order, and keeps its path
-    /// (making 10 000 paths again was a tenth of a tag edit in `tagflow serve`).
+    /// A plan made next to the one it follows.
+    private struct Replan {
+        var plan: [Planned]
+        /// The pages to render: new, or with another key.
+        var stale: [Planned]
+        /// Pages the earlier plan did not have, and those it had that are gone.
+        var appeared: Set<String>
+        var gone: Set<String>
+    }
+
+    /// The plan of a renderer whose posts and pages kept their slugs and places, made from the plan
+    /// it follows.
     ///
-    /// - Returns: The plan, with the tag pages that appeared and those that are gone; `nil` when
-    ///   the other pages are not the same jobs.
-    private static func plan(_ renderer: SiteRenderer, keepingPathsOf previous: [Planned]) -> (
-        plan: [Planned], appeared: Set<String>, gone: Set<String>
-    )? {
-        let earlier = previous.filter { !$0.job.isTagPage }
-        var next = earlier.startIndex
-        var plan: [Planned] = []
-        plan.reserveCapacity(previous.count)
-        for job in renderer.jobs {
-            var path: String
-            if job.isTagPage {
-                path = renderer.outputPath(of: job)
+    /// Every page that is not a tag page is the same job in the same order, and so is each page of
+    /// a tag that kept its slug. Those keep their paths, and are compared with their earlier keys
+    /// (making every path and looking each up again was a fifth of a tag edit in `tagflow serve`).
+    ///
+    /// - Parameters:
+    ///   - renderer: The renderer of the edited site.
+    ///   - previous: The plan of the site before the edit.
+    ///   - previousTags: The taxonomy `previous` was planned from.
+    /// - Returns: `nil` when a page that is not a tag page is not the same job.
+    private static func replan(_ renderer: SiteRenderer, after previous: [Planned], previousTags: Taxonomy)
+        -> Replan?
+    {
+        // Where the earlier pages are in `previous`: each tag's by page number, and the others.
+        var tagPages: [[Int]] = Array(repeating: [], count: previousTags.tags.count)
+        var others: [Int] = []
+        for (position, planned) in previous.enumerated() {
+            if case .tag(let index, _) = planned.job {
+                if tagPages.indices.contains(index) { tagPages[index].append(position) }
             } else {
-                guard next < earlier.endIndex, earlier[next].job == job else { return nil }
-                path = earlier[next].path
-                next += 1
+                others.append(position)
             }
-            plan.append(Planned(job: job, path: path, key: renderer.key(of: job)))
         }
-        guard next == earlier.endIndex else { return nil }
-        let tagPages = Set(plan.lazy.filter(\.job.isTagPage).map(\.path))
-        let tagPagesBefore = Set(previous.lazy.filter(\.job.isTagPage).map(\.path))
-        return (plan, tagPages.subtracting(tagPagesBefore), tagPagesBefore.subtracting(tagPages))
+        var kept = Array(repeating: false, count: previous.count)
+        var nextOther = 0
+        var replan = Replan(plan: [], stale: [], appeared: [], gone: [])
+        replan.plan.reserveCapacity(previous.count)
+        let tags = renderer.site.taxonomy.tags
+        for job in renderer.jobs {
+            var earlier: Int?
+            if case .tag(let index, let pagination) = job {
+                if let old = previousTags.indexByKey[tags[index].key], previousTags.tags[old].slug == tags[index].slug,
+                    tagPages[old].indices.contains(pagination.page - 1)
+                {
+                    earlier = tagPages[old][pagination.page - 1]
+                }
+            } else {
+                guard nextOther < others.count, previous[others[nextOther]].job == job else { return nil }
+                earlier = others[nextOther]
+                nextOther += 1
+            }
+            let key = renderer.key(of: job)
+            let planned: Planned
+            if let earlier {
+                kept[earlier] = true
+                planned = Planned(job: job, path: previous[earlier].path, key: key)
+                if key == nil || previous[earlier].key != key { replan.stale.append(planned) }
+            } else {
+                planned = Planned(job: job, path: renderer.outputPath(of: job), key: key)
+                replan.appeared.insert(planned.path)
+                replan.stale.append(planned)
+            }
+            replan.plan.append(planned)
+        }
+        guard nextOther == others.count else { return nil }
+        // A tag's page can take a path another tag left.
+        let left = Set(previous.indices.lazy.filter { !kept[$0] }.map { previous[$0].path })
+        replan.gone = left.subtracting(replan.appeared)
+        replan.appeared.subtract(left)
+        return replan
     }
 
     private static func postIndices(_ site: Site) -> [String: Int] {
@@ -268,6 +312,9 @@ public actor IncrementalBuilder {
         var gone: Set<String> = []
         var taxonomyDiagnostics = state.taxonomyDiagnostics
         var assembled: (duplicates: [Diagnostic], postIndices: [String: Int])?
+        var previousTags: Taxonomy?
+        // The pages to render, when the plan was compared with the earlier one as it was made.
+        var replannedStale: [Planned]?
         if let replacements, !replacements.retags {
             // Same order, same tags: the site keeps its shape, and only the edited posts' pages and
             // the lists that show them can change.
@@ -275,14 +322,13 @@ public actor IncrementalBuilder {
             state.renderer.replace(replacements.posts)
             renderer = state.renderer
             plan = state.plan.map { Planned(job: $0.job, path: $0.path, key: renderer.key(of: $0.job)) }
-            inPlaceRebuildCount += 1
         } else {
             if let replacements {
                 // Same order, other tags: the taxonomy is counted again for the tags the edited
                 // posts list, and what the edit did not reach is kept.
+                previousTags = state.renderer.site.taxonomy
                 taxonomyDiagnostics = await state.renderer.retag(replacements.posts)
                 renderer = state.renderer
-                inPlaceRebuildCount += 1
             } else {
                 // The listing is read again: it must name the files the table holds (a folder
                 // reached through a link that broke, say, is news only to a full build).
@@ -301,8 +347,8 @@ public actor IncrementalBuilder {
                 assembled = (duplicates, Self.postIndices(site))
             }
             let appeared: Set<String>
-            if replacements != nil, let kept = Self.plan(renderer, keepingPathsOf: state.plan) {
-                (plan, appeared, gone) = kept
+            if let previousTags, let replan = Self.replan(renderer, after: state.plan, previousTags: previousTags) {
+                (plan, replannedStale, appeared, gone) = (replan.plan, replan.stale, replan.appeared, replan.gone)
             } else {
                 plan = Self.plan(renderer)
                 let paths = Set(plan.map(\.path))
@@ -325,7 +371,9 @@ public actor IncrementalBuilder {
 
         let renderStart = ContinuousClock.now
         let stale: [Planned]
-        if let replacements, !replacements.retags {
+        if let replannedStale {
+            stale = replannedStale
+        } else if let replacements, !replacements.retags {
             // The same jobs in the same order: compare with the keys written.
             stale = zip(plan, state.plan).filter { new, old in new.key == nil || new.key != old.key }.map(\.0)
         } else {
@@ -374,6 +422,7 @@ public actor IncrementalBuilder {
             ],
             seconds: (ContinuousClock.now - start).seconds)
         report.rewrittenFileCount = rendered.count
+        if replacements != nil { inPlaceRebuildCount += 1 }
         return report
     }
 

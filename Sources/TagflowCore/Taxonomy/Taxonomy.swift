@@ -19,6 +19,9 @@ public struct Taxonomy: Sendable, Hashable {
     public var tags: [TagInfo]
     /// Where each tag is in ``tags``.
     public var indexByKey: [TagKey: Int]
+    /// Each tag's slug before a suffix made it unique (``retagged(posts:previousTagKeys:)`` keeps
+    /// those of the tags it does not count again: a slug is a tenth of its cost).
+    var baseSlugs: [Slug] = []
 
     /// The tag with this identity.
     public subscript(key: TagKey) -> TagInfo? { indexByKey[key].map { tags[$0] } }
@@ -80,8 +83,9 @@ public struct Taxonomy: Sendable, Hashable {
         }
         var named: [Named] = []
         named.reserveCapacity(tags.count + touched.count)
-        for tag in tags where !touched.contains(tag.key) {
-            named.append(Named(key: tag.key, name: tag.name, postIndices: tag.postIndices))
+        for (index, tag) in tags.enumerated() where !touched.contains(tag.key) {
+            let base = baseSlugs.indices.contains(index) ? baseSlugs[index] : nil
+            named.append(Named(key: tag.key, name: tag.name, postIndices: tag.postIndices, base: base))
         }
         for (key, list) in postLists where !list.isEmpty {
             let postIndices = list.sorted()
@@ -121,6 +125,8 @@ public struct Taxonomy: Sendable, Hashable {
         var name: String
         /// Newest first.
         var postIndices: [Int]
+        /// The slug of the name, when known already.
+        var base: Slug? = nil
     }
 
     /// Gives each tag a slug, in identity order: a slug another tag took gets a `-2`, `-3`… suffix
@@ -129,10 +135,13 @@ public struct Taxonomy: Sendable, Hashable {
         var diagnostics: [Diagnostic] = []
         var tags: [TagInfo] = []
         tags.reserveCapacity(named.count)
+        var baseSlugs: [Slug] = []
+        baseSlugs.reserveCapacity(named.count)
         var usedSlugs: [Slug: TagKey] = [:]
         for tag in named {
             let key = tag.key
-            let base = Slug(from: tag.name)
+            let base = tag.base ?? Slug(from: tag.name)
+            baseSlugs.append(base)
             var slug = base
             var suffix = 2
             while let owner = usedSlugs[slug] {
@@ -156,6 +165,6 @@ public struct Taxonomy: Sendable, Hashable {
         }
         var index: [TagKey: Int] = [:]
         for (position, tag) in tags.enumerated() { index[tag.key] = position }
-        return (Taxonomy(tags: tags, indexByKey: index), diagnostics)
+        return (Taxonomy(tags: tags, indexByKey: index, baseSlugs: baseSlugs), diagnostics)
     }
 }

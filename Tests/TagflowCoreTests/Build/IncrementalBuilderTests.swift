@@ -246,6 +246,38 @@ import Testing
         }
     }
 
+    /// A tag edit keeps the site's order and counts only the tags it reaches again; a tag's URL
+    /// can still move (a colliding tag comes or goes) or meet a static file.
+    @Test func tagEditsMoveTagURLsAsAFullBuildDoes() async throws {
+        let blog = try Blog()
+        try blog.write("static/tags/claimed/index.html", "static\n")
+        blog.posts["posts/p0.md"]?.tags = ["hashtag", "Swift"]
+        blog.posts["posts/p1.md"]?.tags = ["#hashtag"]
+        try blog.save("posts/p0.md")
+        try blog.save("posts/p1.md")
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
+        _ = try await Self.rebuilt(builder, nil)
+        let moved = blog.output.appendingPathComponent("tags/hashtag-2/index.html")
+        #expect(FileManager.default.fileExists(atPath: moved.path))
+
+        // A page that appears or disappears where a static file is: the full build decides, and warns.
+        for (tags, nearStatic) in [
+            (["Swift"], false), (["#hashtag", "C"], false), (["claimed"], true), (["C", "Layout"], true),
+            (["Layout", "#hashtag"], false),
+        ] {
+            blog.posts["posts/p1.md"]?.tags = tags
+            try blog.save("posts/p1.md")
+            let inPlaceBefore = await builder.inPlaceRebuildCount
+            let report = try await Self.rebuilt(builder, ["posts/p1.md"])
+            #expect((report.rewrittenFileCount == nil) == nearStatic, "\(tags)")
+            #expect(await builder.inPlaceRebuildCount == inPlaceBefore + (nearStatic ? 0 : 1), "\(tags)")
+            #expect(folderContents(blog.output) == (try await blog.fullBuild()), "\(tags)")
+            #expect(report.warnings.map(\.description) == blog.fullBuildWarnings, "\(tags)")
+            // "hashtag" takes /tags/hashtag/ while "#hashtag" is gone.
+            #expect(FileManager.default.fileExists(atPath: moved.path) == tags.contains("#hashtag"), "\(tags)")
+        }
+    }
+
     @Test func aPostThatWouldReplaceAStaticFileTakesAFullBuild() async throws {
         let blog = try Blog()
         try blog.write("static/posts/claimed/index.html", "static\n")
