@@ -156,9 +156,11 @@ public actor IncrementalBuilder {
         let writer = OutputWriter(target: output)
         try writer.validate(siteRoot: siteRoot, sourceFolders: SiteBuilder.sourceFolders(context.config))
         let staticPaths = Set(context.staticFiles.map(\.path))
+        // Counts in posts' tag lists count in the keys once a page shows one.
         let written = try await SiteBuilder.renderAndWrite(
-            &context, writer: writer, inputs: nil, digests: Self.digests(of: site, table))
-        let renderer = written.renderer
+            &context, writer: writer, inputs: nil, digests: Self.digests(of: site, table), tagCountReads: NameReads())
+        var renderer = written.renderer
+        renderer.updateKeysForShownCounts()
         let plan = Self.plan(renderer)
         var pages: [String: (key: Digest?, bytes: Int)] = [:]
         for planned in plan { pages[planned.path] = (planned.key, written.pageSizes[planned.path] ?? 0) }
@@ -342,8 +344,9 @@ public actor IncrementalBuilder {
                 let (site, duplicates, taxonomy) = try assemble(content, &context)
                 guard let theme = context.theme else { return nil }
                 taxonomyDiagnostics = taxonomy
-                renderer = await SiteRenderer(site: site, theme: theme, hooks: context.plugins)
-                    .prepared(digests: Self.digests(of: site, state.files), reusing: state.renderer)
+                renderer = await SiteRenderer(
+                    site: site, theme: theme, hooks: context.plugins, tagCountReads: state.renderer.tagCountReads
+                ).prepared(digests: Self.digests(of: site, state.files), reusing: state.renderer)
                 assembled = (duplicates, Self.postIndices(site))
             }
             let appeared: Set<String>
@@ -381,6 +384,9 @@ public actor IncrementalBuilder {
         }
         let pageRenderer = renderer
         let rendered = await ParallelMap.map(stale.map(\.job)) { pageRenderer.render($0) }
+        // A page showed a tag's count in a post's tag list for the first time: the keys left the
+        // counts out, so pages that were not rendered again may show old counts.
+        if renderer.keys?.countsShown == false, renderer.countsShown { return nil }
         context.diagnostics += rendered.flatMap(\.diagnostics) + state.staticWarnings
         try context.failIfNeeded()
         let renderSeconds = (ContinuousClock.now - renderStart).seconds

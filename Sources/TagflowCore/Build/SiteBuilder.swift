@@ -371,7 +371,8 @@ public struct SiteBuilder: Sendable {
     /// any error the staging folder is removed and the previous output stays. Timed as `render`
     /// (pages) and `write` (the rest and the swap).
     static func renderAndWrite(
-        _ context: inout BuildContext, writer: OutputWriter, inputs: String?, digests: ContentDigests? = nil
+        _ context: inout BuildContext, writer: OutputWriter, inputs: String?, digests: ContentDigests? = nil,
+        tagCountReads: NameReads? = nil
     ) async throws(BuildFailure) -> Written {
         guard let site = context.site, let theme = context.theme else {
             // The steps before stop with their own errors when either is missing.
@@ -380,7 +381,9 @@ public struct SiteBuilder: Sendable {
         let renderStart = ContinuousClock.now
         context.progress?.begin("render")
         let staging = try writer.beginStaging()
-        let renderer = await SiteRenderer(site: site, theme: theme, hooks: context.plugins).prepared(digests: digests)
+        let renderer = await SiteRenderer(
+            site: site, theme: theme, hooks: context.plugins, tagCountReads: tagCountReads
+        ).prepared(digests: digests)
         let jobs = renderer.jobs
         let progress = context.progress
         progress?.setTotal(jobs.count)

@@ -101,6 +101,9 @@ struct ChipTagLists: TagListRenderer {
     /// A post's page and a list of posts draw its tags the same way (see `html(for:role:)`).
     var drawsPostsAsSummaries: Bool { true }
 
+    /// A post's chips are its tags' names and links only.
+    var drawsCountsInPostLists: Bool { false }
+
     func html(for tags: [TagLink], role: TagListRole) -> String? {
         switch role {
         case .post, .summary:

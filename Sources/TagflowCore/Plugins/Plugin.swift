@@ -81,11 +81,19 @@ public protocol TagListRenderer: Sendable {
     /// the same for ``TagListRole/post`` as for ``TagListRole/summary``. Then a post's page reuses
     /// the list's drawing instead of drawing it again. The default is `false`.
     var drawsPostsAsSummaries: Bool { get }
+
+    /// Whether ``TagListRole/post`` and ``TagListRole/summary`` blocks show the tags' counts
+    /// (``TagLink/count``). When they do not, `tagflow serve` does not draw again every post with
+    /// a tag whose count changed. The default is `true`.
+    var drawsCountsInPostLists: Bool { get }
 }
 
 extension TagListRenderer {
     /// `false`: a post's page draws its tags itself.
     public var drawsPostsAsSummaries: Bool { false }
+
+    /// `true`: a post's tags may be drawn with their counts.
+    public var drawsCountsInPostLists: Bool { true }
 }
 
 /// Turns a fenced block (say ```` ```chips ````) into HTML.

@@ -30,10 +30,18 @@ struct PageKeys: Sendable {
     var site: Digest
     /// Each tag's name, URL, count and identity, in taxonomy order.
     var tagLinks: [Digest]
+    /// Each tag's link as the tag lists of posts show it: ``tagLinks``, or without the counts
+    /// when no page shows them there (``countsShown``).
+    var listedTagLinks: [Digest]
+    /// Whether the tag lists of posts may show the tags' counts; when not, a post's summary key
+    /// leaves them out.
+    private(set) var countsShown: Bool
     /// Every tag link: the clouds.
     var allTags: Digest
     /// What lists show of each post: the post and its tags' links.
     var summaries: [Digest]
+    /// The posts' tags the summaries were made from.
+    private var postTagIndices: [[Int]]
     /// Each tag's related tags, in order.
     var related: [Digest]
     /// Each tag's related tags as the plugin drew them, when it draws them.
@@ -42,7 +50,8 @@ struct PageKeys: Sendable {
     var drawnHomeCloud: Digest?
 
     init(
-        site: Site, tagLinks: [TagLink], postTagIndices: [[Int]], relatedTags: [[Int]], content: ContentDigests
+        site: Site, tagLinks: [TagLink], postTagIndices: [[Int]], relatedTags: [[Int]], content: ContentDigests,
+        countsShown: Bool
     ) {
         self.content = content
         // The settings are left out: keys are compared only while they stay the same (see the
@@ -65,15 +74,39 @@ struct PageKeys: Sendable {
         var allTags = Digest()
         for link in self.tagLinks { allTags.update(link) }
         self.allTags = allTags
-        let linkDigests = self.tagLinks
+        self.countsShown = countsShown
+        listedTagLinks =
+            countsShown
+            ? self.tagLinks
+            : tagLinks.map { link in
+                var digest = Digest()
+                digest.update(link.name)
+                digest.update(link.url)
+                digest.update(link.key.rawValue)
+                return digest
+            }
+        let linkDigests = listedTagLinks
         summaries = zip(content.posts, postTagIndices).map { post, tags in
             Self.summaryKey(post: post, tags: tags, tagLinks: linkDigests)
         }
+        self.postTagIndices = postTagIndices
         related = relatedTags.map { tags in
             var digest = Digest()
             digest.update(UInt64(tags.count))
             for tag in tags { digest.update(linkDigests[tag]) }
             return digest
+        }
+    }
+
+    /// These keys once a page showed a count in a post's tag list: the summaries take in the
+    /// counts.
+    mutating func showCounts() {
+        guard !countsShown else { return }
+        countsShown = true
+        listedTagLinks = tagLinks
+        let linkDigests = tagLinks
+        summaries = zip(content.posts, postTagIndices).map { post, tags in
+            Self.summaryKey(post: post, tags: tags, tagLinks: linkDigests)
         }
     }
 

@@ -50,15 +50,51 @@ struct SiteRenderer: Sendable {
     /// What each page is made from, when prepared with content digests.
     private(set) var keys: PageKeys?
 
-    init(site: Site, theme: Theme, hooks: PluginContext) {
+    /// Creates a renderer.
+    ///
+    /// - Parameters:
+    ///   - site: The site to render.
+    ///   - theme: The templates.
+    ///   - hooks: What the plugins installed.
+    ///   - tagCountReads: Where pages note that they showed a tag's count in a post's tag list,
+    ///     for a renderer whose keys leave the counts out of what lists show of a post until one
+    ///     does (`tagflow serve`); `nil`: the counts are always in the keys.
+    init(site: Site, theme: Theme, hooks: PluginContext, tagCountReads: NameReads? = nil) {
         self.site = site
         self.theme = theme
         self.hooks = hooks
         let routes = Routes(config: site.config)
         self.routes = routes
         self.timeZone = ContentDate.timeZone(named: site.config.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
+        self.tagCountReads = tagCountReads
         self.tagLinks = Self.tagLinks(of: site, routes: routes)
         self.siteContextBox = ImmutableContext(value: Self.makeSiteContext(site: site, hooks: hooks, routes: routes))
+        self.postTagContexts = Self.postTagContexts(tagLinks, reads: tagCountReads)
+    }
+
+    /// Where pages note that they showed a tag's count in a post's tag list (see ``init(site:theme:hooks:tagCountReads:)``).
+    let tagCountReads: NameReads?
+    /// Each tag's context in the tag lists of posts, watching `count`; shared by every post.
+    private(set) var postTagContexts: [SharedContext]
+
+    /// Whether the tag lists of posts may show the tags' counts: the keys of the lists of posts
+    /// then take them in.
+    var countsShown: Bool {
+        guard let tagCountReads else { return true }
+        return tagCountReads.anyNoted || hooks.tagListRenderer?.drawsCountsInPostLists == true
+    }
+
+    private static func postTagContexts(_ links: [TagLink], reads: NameReads?) -> [SharedContext] {
+        links.map { link in
+            SharedContext(
+                ["name": link.name, "url": link.url, "count": link.count], watching: reads.map { ("count", $0) })
+        }
+    }
+
+    /// These keys once a page showed a tag's count in a post's tag list (the keys were made
+    /// without them until then).
+    mutating func updateKeysForShownCounts() {
+        if countsShown { keys?.showCounts() }
     }
 
     private static func tagLinks(of site: Site, routes: Routes) -> [TagLink] {
@@ -173,7 +209,7 @@ struct SiteRenderer: Sendable {
         if let digests {
             renderer.keys = PageKeys(
                 site: site, tagLinks: tagLinks, postTagIndices: renderer.postTagIndices, relatedTags: related,
-                content: digests)
+                content: digests, countsShown: countsShown)
         }
         let keys = renderer.keys
         let reuse = keys != nil ? previous?.reusable : nil
@@ -252,6 +288,7 @@ struct SiteRenderer: Sendable {
         (site.taxonomy, diagnostics) = previousTaxonomy.retagged(posts: site.posts, previousTagKeys: previousTagKeys)
         let taxonomy = site.taxonomy
         tagLinks = Self.tagLinks(of: site, routes: routes)
+        postTagContexts = Self.postTagContexts(tagLinks, reads: tagCountReads)
         // Where each earlier tag is now (`nil`: no post has it any more).
         let moved = previousTaxonomy.tags.map { taxonomy.indexByKey[$0.key] }
         let movedAny = moved.indices.contains { moved[$0] != $0 } || moved.count != taxonomy.tags.count
@@ -284,7 +321,7 @@ struct SiteRenderer: Sendable {
         for (index, replacement) in posts { content.posts[index] = replacement.digest }
         let keys = PageKeys(
             site: site, tagLinks: tagLinks, postTagIndices: postTagIndices, relatedTags: relatedIndices,
-            content: content)
+            content: content, countsShown: countsShown)
         self.keys = keys
         // The others are the same (their tags' indices are in `postTagIndices`).
         let whole = summaries.count == site.posts.count && listedPosts.count == site.posts.count
@@ -327,7 +364,7 @@ struct SiteRenderer: Sendable {
                     && site.posts[index].tags == replacement.post.tags,
                 "a replaced post keeps its place and tags")
             site.posts[index] = replacement.post
-            if let tagLinkKeys = keys?.tagLinks {
+            if let tagLinkKeys = keys?.listedTagLinks {
                 keys?.content.posts[index] = replacement.digest
                 keys?.summaries[index] = PageKeys.summaryKey(
                     post: replacement.digest, tags: postTagIndices[index], tagLinks: tagLinkKeys)
@@ -526,7 +563,8 @@ struct SiteRenderer: Sendable {
         var context: [String: Any] = [
             "title": summary.title, "url": summary.url, "permalink": summary.permalink,
             "date_display": summary.dateDisplay, "date_iso": summary.dateISO, "date_rfc3339": summary.dateRFC3339,
-            "summary": summary.summary, "is_draft": summary.isDraft, "tags": links.map(tagContext),
+            "summary": summary.summary, "is_draft": summary.isDraft,
+            "tags": tags.map { postTagContexts[$0] },
             "has_tags": !links.isEmpty,
         ]
         let drawnAsSummary =

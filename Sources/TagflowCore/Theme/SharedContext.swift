@@ -30,13 +30,27 @@ final class SharedContext: @unchecked Sendable, MustacheParent, CustomStringConv
     private let lock = NSLock()
     private let reuses = Atomic<Int>(0)
 
-    init(_ values: [String: Any]) {
+    /// A name whose lookups are noted (by either renderer), and where.
+    let watch: (name: String, reads: NameReads)?
+
+    init(_ values: [String: Any], watching watch: (name: String, reads: NameReads)? = nil) {
         self.values = values
+        self.watch = watch
     }
 
-    func child(named name: String) -> Any? { values[name] }
+    /// The value of a name, as a lookup: a lookup of the watched name is noted.
+    func value(named name: String) -> Any? {
+        if let watch, watch.name == name { watch.reads.note() }
+        return values[name]
+    }
 
-    var description: String { values.description }
+    func child(named name: String) -> Any? { value(named: name) }
+
+    var description: String {
+        // Printed whole, the watched name is shown too.
+        watch?.reads.note()
+        return values.description
+    }
 
     /// What a section body rendered from this context.
     struct Rendering {
@@ -63,4 +77,23 @@ final class SharedContext: @unchecked Sendable, MustacheParent, CustomStringConv
 
     /// How many times a kept text was used (for tests).
     var reuseCount: Int { reuses.load(ordering: .relaxed) }
+}
+
+/// Whether a name some ``SharedContext``s watch was looked up (or printed) since this was made.
+///
+/// `tagflow serve` watches a tag's `count` in the tag lists of posts: while no page shows it, a
+/// post's list entry does not depend on its tags' counts, and a tag added to a post does not
+/// render again every page that lists a post with that tag.
+final class NameReads: Sendable {
+    private let happened = Atomic<Bool>(false)
+
+    init() {}
+
+    /// Notes a lookup.
+    func note() {
+        if !happened.load(ordering: .relaxed) { happened.store(true, ordering: .relaxed) }
+    }
+
+    /// Whether a lookup was noted.
+    var anyNoted: Bool { happened.load(ordering: .relaxed) }
 }

@@ -266,7 +266,7 @@ struct TemplateProgram: Sendable {
         // A cast that fails can be slow (a class to a dictionary), so the exact type decides.
         let type = Swift.type(of: object)
         if type == [String: Any].self, let dictionary = object as? [String: Any] { return dictionary[key] }
-        if type == SharedContext.self, let shared = object as? SharedContext { return shared.values[key] }
+        if type == SharedContext.self, let shared = object as? SharedContext { return shared.value(named: key) }
         if let dictionary = object as? [String: Any] { return dictionary[key] }
         if object is String || object is Int || object is Double || object is Bool || object is [Any] { return nil }
         throw Unsupported()

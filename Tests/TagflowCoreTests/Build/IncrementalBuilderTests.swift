@@ -89,8 +89,14 @@ import Testing
         try await builder.build(changedPaths: paths).get()
     }
 
-    @Test func everyKindOfEditRebuildsWhatAFullBuildWrites() async throws {
+    /// A theme that shows each tag's count in the tag lists of posts.
+    static let countingTagList = "{{#tags}}<span class=\"count\">{{count}}</span>{{/tags}}\n{{{tags_html}}}\n"
+
+    /// With the built-in theme, which shows no counts in posts' tag lists, and with one that does
+    /// (a post's entries then depend on its tags' counts).
+    @Test(arguments: [false, true]) func everyKindOfEditRebuildsWhatAFullBuildWrites(countsShown: Bool) async throws {
         let blog = try Blog()
+        if countsShown { try blog.write("templates/tag-list.mustache", Self.countingTagList) }
         let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
         let first = try await Self.rebuilt(builder, nil)
         #expect(first.rewrittenFileCount == nil)
@@ -276,6 +282,60 @@ import Testing
             // "hashtag" takes /tags/hashtag/ while "#hashtag" is gone.
             #expect(FileManager.default.fileExists(atPath: moved.path) == tags.contains("#hashtag"), "\(tags)")
         }
+    }
+
+    /// A tag added to a post changes the tag's count: the pages of the tag's other posts are
+    /// written again only when the theme shows counts in posts' tag lists.
+    @Test(arguments: [false, true]) func aTagCountReachesPostsOnlyWhereItIsShown(countsShown: Bool) async throws {
+        let blog = try Blog()
+        if countsShown { try blog.write("templates/tag-list.mustache", Self.countingTagList) }
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
+        _ = try await Self.rebuilt(builder, nil)
+        func page(_ post: String) -> URL { blog.output.appendingPathComponent("posts/\(post)/index.html") }
+        func fileNumber(_ post: String) throws -> Int? {
+            try FileManager.default.attributesOfItem(atPath: page(post).path)[.systemFileNumber] as? Int
+        }
+        func day(_ path: String) -> Int { Int(blog.posts[path]?.date.suffix(2) ?? "") ?? 0 }
+        let paths = blog.posts.keys.sorted()
+        let holder = try #require(paths.first { blog.posts[$0]?.tags.contains("CSS") == true })
+        let holderSlug = String(holder.dropFirst("posts/".count).dropLast(".md".count))
+        let before = try fileNumber(holderSlug)
+        // Two days apart: posts of the day between stand between them, so neither links the other.
+        let edited = try #require(
+            paths.first { blog.posts[$0]?.tags.contains("CSS") == false && abs(day($0) - day(holder)) >= 2 })
+        blog.posts[edited]?.tags.append("CSS")
+        try blog.save(edited)
+        let report = try await Self.rebuilt(builder, [edited])
+        #expect(report.rewrittenFileCount != nil)
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+        #expect(try String(contentsOf: page(holderSlug), encoding: .utf8).contains("count") == countsShown)
+        #expect((try fileNumber(holderSlug) != before) == countsShown, "\(holderSlug) after \(edited)")
+    }
+
+    /// A page that shows a count in a post's tag list for the first time (a post that takes a
+    /// template that does) makes the rebuild a full build: the keys had left counts out.
+    @Test func aFirstCountShownTakesAFullBuild() async throws {
+        let blog = try Blog()
+        try blog.write(
+            "templates/counted.mustache",
+            "{{<base}}{{$content}}{{#post}}" + Self.countingTagList + "{{/post}}{{/content}}{{/base}}")
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
+        _ = try await Self.rebuilt(builder, nil)
+        // A tag added to p3 changes counts that no page shows yet: a rebuild in place.
+        blog.posts["posts/p3.md"]?.tags.append("Layout")
+        try blog.save("posts/p3.md")
+        #expect(try await Self.rebuilt(builder, ["posts/p3.md"]).rewrittenFileCount != nil)
+        // p5 takes the template that shows them.
+        try blog.write(
+            "posts/p5.md", "---\ntitle: Counted\ndate: 2024-03-15\ntemplate: counted\ntags: [Layout]\n---\nText.\n")
+        let report = try await Self.rebuilt(builder, ["posts/p5.md"])
+        #expect(report.rewrittenFileCount == nil)
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+        // From then on, counts are in the keys.
+        blog.posts["posts/p3.md"]?.tags.removeLast()
+        try blog.save("posts/p3.md")
+        #expect(try await Self.rebuilt(builder, ["posts/p3.md"]).rewrittenFileCount != nil)
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
     }
 
     @Test func aPostThatWouldReplaceAStaticFileTakesAFullBuild() async throws {
