@@ -14,7 +14,8 @@ and cache of the last Tagflow build in place, it times Tagflow again with nothin
 after editing one post. Prints medians of wall time, CPU time and peak memory, and the ratios.
 
 Last, it runs `tagflow serve` on the corpus and edits posts while it runs: SERVE_EDITS edits of
-a post's text, of a post's title, and of a post's tags (which changes the taxonomy). For each it
+a post's text, of a post's title, and of a post's tags (which changes the taxonomy): a new tag,
+and a tag other posts have (which changes its count). For each it
 reads the rebuild time the server prints ("Rebuilt in 12 ms (…)") and measures, from the save,
 how long until that line appears (the watcher's polling and quiet period included).
 
@@ -93,7 +94,7 @@ def serve_edits(tagflow, corpus, count):
     import re
     posts = sorted((corpus / "posts").glob("*.md"))
     originals = {}
-    results = {"text": [], "title": [], "tags": []}
+    results = {"text": [], "title": [], "tags (a new tag)": [], "tags (a tag in use)": []}
     server = Server(tagflow, corpus)
     try:
         server.wait_for("Built ")
@@ -107,8 +108,16 @@ def serve_edits(tagflow, corpus, count):
                 elif kind == "title":
                     text = re.sub(r'^title: .*$', f'title: "Retitled for the benchmark {index}"', text, count=1,
                                   flags=re.M)
-                else:
+                elif kind == "tags (a new tag)":
                     text = re.sub(r'^tags:\n', f'tags:\n  - "benchmark edit {index}"\n', text, count=1, flags=re.M)
+                else:
+                    # A tag the next post lists and this one does not: its count changes.
+                    own = set(re.findall(r'^  - "(.*)"$', text, flags=re.M))
+                    other = posts[(posts.index(post) + 1) % len(posts)].read_text()
+                    tag = next((t for t in re.findall(r'^  - "(.*)"$', other, flags=re.M) if t not in own), None)
+                    if tag is None:
+                        continue
+                    text = re.sub(r'^tags:\n', f'tags:\n  - "{tag}"\n', text, count=1, flags=re.M)
                 time.sleep(0.6)
                 saved = time.monotonic()
                 post.write_text(text)
@@ -225,9 +234,9 @@ def main():
     if served:
         print()
         print(f"tagflow serve, {args.serve_edits} edits of each kind, medians (ms), files rewritten")
-        print(f"{'':34} {'rebuild':>8} {'save→done':>10} {'files':>6}")
+        print(f"{'':40} {'rebuild':>8} {'save→done':>10} {'files':>6}")
         for kind, data in served.items():
-            print(f"{'edit of a post’s ' + kind:34} {median(data, 0):8.0f} {median(data, 1):10.0f} "
+            print(f"{'edit of a post’s ' + kind:40} {median(data, 0):8.0f} {median(data, 1):10.0f} "
                   f"{median(data, 2):6.0f}")
     if hugo:
         print()
