@@ -20,7 +20,7 @@ public struct Taxonomy: Sendable, Hashable {
     /// Where each tag is in ``tags``.
     public var indexByKey: [TagKey: Int]
     /// Each tag's slug before a suffix made it unique (``retagged(posts:previousTagKeys:)`` keeps
-    /// those of the tags it does not count again: a slug is a tenth of its cost).
+    /// those of the tags it does not count again: making each slug again was half of its time).
     var baseSlugs: [Slug] = []
 
     /// The tag with this identity.

@@ -53,6 +53,28 @@ import Testing
         #expect(lists.html(for: links, role: .post) == lists.html(for: links, role: .summary))
     }
 
+    /// The chip plugin says its blocks of a post's tags show no counts, so `tagflow serve` leaves
+    /// the counts out of what a post's entries depend on; that is only right while a count changes
+    /// nothing in them.
+    @Test func chipsOfAPostsTagsShowNoCounts() async throws {
+        let fixture = try SiteFixture(Self.site)
+        defer { fixture.remove() }
+        let context = try await SiteBuilder(siteRoot: fixture.site, plugins: [.chips]).run()
+        let lists = try #require(context.plugins.tagListRenderer)
+        #expect(!lists.drawsCountsInPostLists)
+        let links = [
+            TagLink(name: "hub", url: "/tags/hub/", count: 3, key: TagKey("hub")),
+            TagLink(name: "C#", url: "/tags/c-sharp/", count: 1, key: TagKey("C#")),
+        ]
+        var recounted = links
+        for index in recounted.indices { recounted[index].count = 10_000 + index }
+        for role in [TagListRole.post, .summary] {
+            #expect(lists.html(for: links, role: role) == lists.html(for: recounted, role: role))
+        }
+        // The clouds do show them.
+        #expect(lists.html(for: links, role: .cloud) != lists.html(for: recounted, role: .cloud))
+    }
+
     /// A plugin that draws a post's page its own way (the default) still does.
     @Test func aPluginDrawingPostPagesItsOwnWayIsAskedForThem() async throws {
         struct Marked: TagListRenderer {

@@ -72,12 +72,14 @@ import Testing
 
         /// The warnings of the last ``fullBuild()``.
         var fullBuildWarnings: [String] = []
+        /// The plugins of ``fullBuild()``.
+        var plugins: [Plugin] = [.chips]
 
         /// The output of a full build of the site as it is now.
         func fullBuild() async throws -> [String: Data] {
             let folder = root.appendingPathComponent("full-\(UUID())")
             defer { try? FileManager.default.removeItem(at: folder) }
-            let report = try await SiteBuilder(siteRoot: site, plugins: [.chips]).build(to: folder)
+            let report = try await SiteBuilder(siteRoot: site, plugins: plugins).build(to: folder)
             fullBuildWarnings = report.warnings.map(\.description)
             return folderContents(folder)
         }
@@ -92,12 +94,25 @@ import Testing
     /// A theme that shows each tag's count in the tag lists of posts.
     static let countingTagList = "{{#tags}}<span class=\"count\">{{count}}</span>{{/tags}}\n{{{tags_html}}}\n"
 
-    /// With the built-in theme, which shows no counts in posts' tag lists, and with one that does
-    /// (a post's entries then depend on its tags' counts).
-    @Test(arguments: [false, true]) func everyKindOfEditRebuildsWhatAFullBuildWrites(countsShown: Bool) async throws {
+    /// A plugin that draws a post's tags with their counts (and says so, by the default).
+    struct CountingTagLists: TagListRenderer {
+        func html(for tags: [TagLink], role: TagListRole) -> String? {
+            guard role == .post || role == .summary else { return nil }
+            return "<p>" + tags.map { "\($0.name) \($0.count)" }.joined(separator: ", ") + "</p>"
+        }
+    }
+
+    /// With the built-in theme and chips, which show no counts in posts' tag lists, and with a
+    /// template or a plugin that does (a post's entries then depend on its tags' counts).
+    @Test(arguments: ["chips", "counting template", "counting plugin"])
+    func everyKindOfEditRebuildsWhatAFullBuildWrites(theme: String) async throws {
         let blog = try Blog()
-        if countsShown { try blog.write("templates/tag-list.mustache", Self.countingTagList) }
-        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
+        if theme == "counting template" { try blog.write("templates/tag-list.mustache", Self.countingTagList) }
+        let plugins =
+            theme == "counting plugin"
+            ? [Plugin(name: "counting") { $0.tagListRenderer = CountingTagLists() }] : [.chips]
+        blog.plugins = plugins
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: plugins)
         let first = try await Self.rebuilt(builder, nil)
         #expect(first.rewrittenFileCount == nil)
         #expect(folderContents(blog.output) == (try await blog.fullBuild()))
