@@ -202,12 +202,17 @@ struct OutputWriter: Sendable {
     }
 
     private func failure(_ error: any Error) -> BuildFailure {
+        Self.outputFailure("could not write the site: \(ContentLoader.reason(error))", underlying: error, in: target)
+    }
+
+    /// A failure to write into `folder`, as the build's one error.
+    private static func outputFailure(_ message: String, underlying: any Error, in folder: URL) -> BuildFailure {
         BuildFailure(diagnostics: [
             Diagnostic(
                 .error,
                 TagflowError(
-                    location: SourceLocation(path: target.path), step: "output",
-                    message: "could not write the site: \(ContentLoader.reason(error))", underlying: error))
+                    location: SourceLocation(path: folder.path), step: "output", message: message,
+                    underlying: underlying))
         ])
     }
 
@@ -263,13 +268,7 @@ struct OutputWriter: Sendable {
 
     /// The build failure for a page or asset that could not be written into `folder`.
     static func writeFailure(_ path: String, _ failure: CocoaError, in folder: URL) -> BuildFailure {
-        BuildFailure(diagnostics: [
-            Diagnostic(
-                .error,
-                TagflowError(
-                    location: SourceLocation(path: folder.path), step: "output",
-                    message: "could not write \(path): \(ContentLoader.reason(failure))", underlying: failure))
-        ])
+        outputFailure("could not write \(path): \(ContentLoader.reason(failure))", underlying: failure, in: folder)
     }
 
     /// Marks the finished output folder as the output of `inputs` (after it was updated in place).

@@ -238,20 +238,18 @@ struct SiteRenderer: Sendable {
         _ lists: any TagListRenderer, clouds: (home: String?, all: String?)?,
         drawn: @escaping @Sendable (Int) -> String??
     ) async {
-        if let clouds {
-            homeCloudHTML = clouds.home
-            cloudHTML = clouds.all
-        } else {
-            homeCloudHTML = lists.html(for: tagLinks, role: .homeCloud)
-            cloudHTML = lists.html(for: tagLinks, role: .cloud)
-        }
         let tags = site.taxonomy.tags
         let links = tagLinks
         let related = relatedIndices
+        // The clouds are drawn beside the related tags: each is a layout of every tag.
+        async let homeCloud = clouds == nil ? lists.html(for: links, role: .homeCloud) : clouds?.home
+        async let cloud = clouds == nil ? lists.html(for: links, role: .cloud) : clouds?.all
         relatedHTML = await ParallelMap.map(Array(tags.indices)) { index in
             if let html = drawn(index) { return html }
             return lists.html(for: related[index].map { links[$0] }, role: .related(current: tags[index].key))
         }
+        homeCloudHTML = await homeCloud
+        cloudHTML = await cloud
         // A tag page shows its related tags as drawn: cut to `chips.related_limit`, a list that
         // changed past the limit draws the same block.
         keys?.drawnRelated = relatedHTML.map(PageKeys.digest(of:))
