@@ -16,9 +16,12 @@ import Synchronization
 ///
 /// For swift-mustache (the fallback renderer) it is a dictionary like any other: a section
 /// pushes it, names are looked up in ``values``, and it prints as the dictionary does.
+///
+/// It can also watch one name: each lookup of it, by either renderer, and each printing of the
+/// whole context, is noted in a ``NameReads`` (a tag's `count` in posts' tag lists).
 final class SharedContext: @unchecked Sendable, MustacheParent, CustomStringConvertible {
-    // @unchecked: `values` holds strings, numbers, flags, and arrays and dictionaries of them
-    // (SiteRenderer's contexts), all value types, and is never changed after `init`;
+    // @unchecked: `values` holds strings, numbers, flags, other shared contexts, and arrays and
+    // dictionaries of them (SiteRenderer's contexts), and is never changed after `init`;
     // `renderings` is only touched under `lock`. (An `NSLock`, a pthread mutex, which
     // ThreadSanitizer follows: it reported the same accesses under `Synchronization.Mutex` as
     // races.)
