@@ -49,7 +49,9 @@ public actor IncrementalBuilder {
         /// Warnings about static files that pages replace.
         var staticWarnings: [Diagnostic]
         var staticPaths: Set<String>
-        /// The renderer of the output, whose summaries and tag lists a rebuild reuses.
+        /// The renderer of the output, whose summaries and tag lists a rebuild reuses. (A rebuild
+        /// changes it in place before it renders; after a failed one, `needsAssembly` is set and
+        /// the next rebuild reuses it only by key.)
         var renderer: SiteRenderer
         /// Duplicate slugs found when the site was last assembled.
         var duplicateDiagnostics: [Diagnostic]
@@ -320,7 +322,8 @@ public actor IncrementalBuilder {
         if let replacements, !replacements.retags {
             // Same order, same tags: the site keeps its shape, and only the edited posts' pages and
             // the lists that show them can change.
-            // In place: a failed rebuild assembles the site again anyway.
+            // In place: after a failed rebuild the next one assembles the site again (reusing the
+            // renderer by key only), and one that gives up is a full build.
             state.renderer.replace(replacements.posts)
             renderer = state.renderer
             plan = state.plan.map { Planned(job: $0.job, path: $0.path, key: renderer.key(of: $0.job)) }
@@ -472,13 +475,5 @@ public actor IncrementalBuilder {
     private static func isFile(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
-    }
-}
-
-extension SiteRenderer.Job {
-    /// Whether the job writes a page of a tag (the pages a tag edit adds, removes or moves).
-    fileprivate var isTagPage: Bool {
-        if case .tag = self { return true }
-        return false
     }
 }

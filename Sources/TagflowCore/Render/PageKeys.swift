@@ -90,10 +90,13 @@ struct PageKeys: Sendable {
             Self.summaryKey(post: post, tags: tags, tagLinks: linkDigests)
         }
         self.postTagIndices = postTagIndices
+        // With the counts, always: a plugin may show them in related tags whatever it shows in a
+        // post's tags.
+        let fullLinks = self.tagLinks
         related = relatedTags.map { tags in
             var digest = Digest()
             digest.update(UInt64(tags.count))
-            for tag in tags { digest.update(linkDigests[tag]) }
+            for tag in tags { digest.update(fullLinks[tag]) }
             return digest
         }
     }

@@ -106,8 +106,8 @@ struct SiteRenderer: Sendable {
     /// What every list of posts shows of one post (its tags are in ``postTagIndices``, since their
     /// indices move when a tag is added or removed).
     ///
-    /// A class: a renderer after an edit in `tagflow serve` copies the summaries of a site and
-    /// replaces a few, and a copy of 10 000 references costs an eighth of a copy of their texts.
+    /// A class: summaries are shared by renderers (after an edit, `tagflow serve` keeps most of
+    /// them) and copied between arrays, and a reference is one retain where the texts were nine.
     final class PostSummary: Sendable {
         let title: String
         let url: String

@@ -21,7 +21,17 @@ public struct Taxonomy: Sendable, Hashable {
     public var indexByKey: [TagKey: Int]
     /// Each tag's slug before a suffix made it unique (``retagged(posts:previousTagKeys:)`` keeps
     /// those of the tags it does not count again: making each slug again was half of its time).
+    /// Made from the tags' names, so it takes no part in equality.
     var baseSlugs: [Slug] = []
+
+    public static func == (lhs: Taxonomy, rhs: Taxonomy) -> Bool {
+        lhs.tags == rhs.tags && lhs.indexByKey == rhs.indexByKey
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(tags)
+        hasher.combine(indexByKey)
+    }
 
     /// The tag with this identity.
     public subscript(key: TagKey) -> TagInfo? { indexByKey[key].map { tags[$0] } }
@@ -60,8 +70,8 @@ public struct Taxonomy: Sendable, Hashable {
     /// site (its date and slug), and the edited ones may list other tags.
     ///
     /// Only the tags the edited posts list, before or after, are counted again, so it costs
-    /// O(*u* + *t*) for *u* uses of those tags and *t* tags, instead of ``build(posts:)``'s pass
-    /// over every tag of every post; the result is the same as building from `posts`.
+    /// O(*u* + *t* log *t*) for *u* uses of those tags and *t* tags, instead of ``build(posts:)``'s
+    /// pass over every tag of every post; the result is the same as building from `posts`.
     ///
     /// - Parameters:
     ///   - posts: The site's posts after the edit, in the same order as before it.

@@ -84,6 +84,9 @@ final class SharedContext: @unchecked Sendable, MustacheParent, CustomStringConv
 
 /// Whether a name some ``SharedContext``s watch was looked up (or printed) since this was made.
 ///
+/// A check whether a page holds the name (before a kept text is reused) counts as a lookup: a
+/// note too many only costs `tagflow serve` a full build.
+///
 /// `tagflow serve` watches a tag's `count` in the tag lists of posts: while no page shows it, a
 /// post's list entry does not depend on its tags' counts, and a tag added to a post does not
 /// render again every page that lists a post with that tag.

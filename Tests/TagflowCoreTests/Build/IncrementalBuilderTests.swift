@@ -102,15 +102,32 @@ import Testing
         }
     }
 
-    /// With the built-in theme and chips, which show no counts in posts' tag lists, and with a
-    /// template or a plugin that does (a post's entries then depend on its tags' counts).
-    @Test(arguments: ["chips", "counting template", "counting plugin"])
+    /// A plugin that shows counts in related tags only, and says its posts' tags show none.
+    struct CountingRelatedTags: TagListRenderer {
+        var drawsCountsInPostLists: Bool { false }
+
+        func html(for tags: [TagLink], role: TagListRole) -> String? {
+            switch role {
+            case .post, .summary: return "<p>" + tags.map(\.name).joined(separator: ", ") + "</p>"
+            case .related: return "<p>" + tags.map { "\($0.name) \($0.count)" }.joined(separator: ", ") + "</p>"
+            default: return nil
+            }
+        }
+    }
+
+    /// With the built-in theme and chips, which show no counts in posts' tag lists, with a
+    /// template or a plugin that does (a post's entries then depend on its tags' counts), and
+    /// with a plugin that shows them in related tags only.
+    @Test(arguments: ["chips", "counting template", "counting plugin", "counting related tags"])
     func everyKindOfEditRebuildsWhatAFullBuildWrites(theme: String) async throws {
         let blog = try Blog()
         if theme == "counting template" { try blog.write("templates/tag-list.mustache", Self.countingTagList) }
-        let plugins =
-            theme == "counting plugin"
-            ? [Plugin(name: "counting") { $0.tagListRenderer = CountingTagLists() }] : [.chips]
+        let plugins: [Plugin] =
+            switch theme {
+            case "counting plugin": [Plugin(name: "counting") { $0.tagListRenderer = CountingTagLists() }]
+            case "counting related tags": [Plugin(name: "related") { $0.tagListRenderer = CountingRelatedTags() }]
+            default: [.chips]
+            }
         blog.plugins = plugins
         let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: plugins)
         let first = try await Self.rebuilt(builder, nil)
@@ -339,7 +356,10 @@ import Testing
         // A tag added to p3 changes counts that no page shows yet: a rebuild in place.
         blog.posts["posts/p3.md"]?.tags.append("Layout")
         try blog.save("posts/p3.md")
+        let inPlaceBefore = await builder.inPlaceRebuildCount
         #expect(try await Self.rebuilt(builder, ["posts/p3.md"]).rewrittenFileCount != nil)
+        #expect(await builder.inPlaceRebuildCount == inPlaceBefore + 1)
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
         // p5 takes the template that shows them.
         try blog.write(
             "posts/p5.md", "---\ntitle: Counted\ndate: 2024-03-15\ntemplate: counted\ntags: [Layout]\n---\nText.\n")
@@ -350,6 +370,33 @@ import Testing
         blog.posts["posts/p3.md"]?.tags.removeLast()
         try blog.save("posts/p3.md")
         #expect(try await Self.rebuilt(builder, ["posts/p3.md"]).rewrittenFileCount != nil)
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+    }
+
+    /// A tag edit changes the renderer in place before it renders: when the rendering fails, the
+    /// next rebuild must still give what a full build gives.
+    @Test func aFailedTagEditIsNotForgottenByTheNextOne() async throws {
+        let blog = try Blog()
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
+        _ = try await Self.rebuilt(builder, nil)
+        let good = folderContents(blog.output)
+        blog.posts["posts/p2.md"]?.tags.append("Brand new")
+        blog.posts["posts/p2.md"]?.body = "```chips\n -> /nowhere/\n```"
+        try blog.save("posts/p2.md")
+        #expect(await builder.build(changedPaths: ["posts/p2.md"]).failure?.description.contains("chips block") == true)
+        #expect(folderContents(blog.output) == good)
+        // Another tag edit, of another post, while p2 is still broken: still failing.
+        blog.posts["posts/p7.md"]?.tags = ["Brand new"]
+        try blog.save("posts/p7.md")
+        #expect(await builder.build(changedPaths: ["posts/p7.md"]).failure != nil)
+        // Fixed: both tag edits are in, as a full build has them.
+        blog.posts["posts/p2.md"]?.body = "Fixed."
+        try blog.save("posts/p2.md")
+        _ = try await Self.rebuilt(builder, ["posts/p2.md"])
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+        blog.posts["posts/p7.md"]?.tags = ["Swift"]
+        try blog.save("posts/p7.md")
+        _ = try await Self.rebuilt(builder, ["posts/p7.md"])
         #expect(folderContents(blog.output) == (try await blog.fullBuild()))
     }
 
