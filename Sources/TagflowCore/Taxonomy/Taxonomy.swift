@@ -19,9 +19,11 @@ public struct Taxonomy: Sendable, Hashable {
     public var tags: [TagInfo]
     /// Where each tag is in ``tags``.
     public var indexByKey: [TagKey: Int]
-    /// Each tag's slug before a suffix made it unique (``retagged(posts:previousTagKeys:)`` keeps
-    /// those of the tags it does not count again: making each slug again was half of its time).
-    /// Made from the tags' names, so it takes no part in equality.
+    /// Each tag's slug before a suffix made it unique.
+    ///
+    /// ``retagged(posts:previousTagKeys:)`` keeps those of the tags it does not count again:
+    /// making each slug again was half of its time. Made from the tags' names, so it takes no part
+    /// in equality.
     var baseSlugs: [Slug] = []
 
     public static func == (lhs: Taxonomy, rhs: Taxonomy) -> Bool {
