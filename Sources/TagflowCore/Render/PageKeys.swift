@@ -40,8 +40,6 @@ struct PageKeys: Sendable {
     var allTags: Digest
     /// What lists show of each post: the post and its tags' links.
     var summaries: [Digest]
-    /// The posts' tags the summaries were made from.
-    private var postTagIndices: [[Int]]
     /// Each tag's related tags, in order.
     var related: [Digest]
     /// Each tag's related tags as the plugin drew them, when it draws them.
@@ -85,11 +83,7 @@ struct PageKeys: Sendable {
                 digest.update(link.key.rawValue)
                 return digest
             }
-        let linkDigests = listedTagLinks
-        summaries = zip(content.posts, postTagIndices).map { post, tags in
-            Self.summaryKey(post: post, tags: tags, tagLinks: linkDigests)
-        }
-        self.postTagIndices = postTagIndices
+        summaries = Self.summaryKeys(posts: content.posts, postTagIndices: postTagIndices, tagLinks: listedTagLinks)
         // With the counts, always: a plugin may show them in related tags whatever it shows in a
         // post's tags.
         let fullLinks = self.tagLinks
@@ -103,14 +97,17 @@ struct PageKeys: Sendable {
 
     /// These keys once a page showed a count in a post's tag list: the summaries take in the
     /// counts.
-    mutating func showCounts() {
+    ///
+    /// - Parameter postTagIndices: The posts' tags, as the keys were made from them.
+    mutating func showCounts(postTagIndices: [[Int]]) {
         guard !countsShown else { return }
         countsShown = true
         listedTagLinks = tagLinks
-        let linkDigests = tagLinks
-        summaries = zip(content.posts, postTagIndices).map { post, tags in
-            Self.summaryKey(post: post, tags: tags, tagLinks: linkDigests)
-        }
+        summaries = Self.summaryKeys(posts: content.posts, postTagIndices: postTagIndices, tagLinks: tagLinks)
+    }
+
+    private static func summaryKeys(posts: [Digest], postTagIndices: [[Int]], tagLinks: [Digest]) -> [Digest] {
+        zip(posts, postTagIndices).map { post, tags in summaryKey(post: post, tags: tags, tagLinks: tagLinks) }
     }
 
     /// A drawn block; no block differs from an empty one (templates test for it).

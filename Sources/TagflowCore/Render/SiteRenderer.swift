@@ -94,7 +94,7 @@ struct SiteRenderer: Sendable {
     /// These keys once a page showed a tag's count in a post's tag list (the keys were made
     /// without them until then).
     mutating func updateKeysForShownCounts() {
-        if countsShown { keys?.showCounts() }
+        if countsShown { keys?.showCounts(postTagIndices: postTagIndices) }
     }
 
     private static func tagLinks(of site: Site, routes: Routes) -> [TagLink] {
