@@ -70,10 +70,13 @@ var targets: [Target] = [
     ),
     // A bump allocator for cmark-gfm's per-document allocations (C: cmark_mem has no context).
     .target(name: "CMarkdownArena"),
+    // Takes cmark-gfm's one process-wide write per parse away, so that documents parse in parallel.
+    .target(name: "CCmarkTables", dependencies: ["CCmarkGFM"]),
     .target(
         name: "TagflowMarkdown",
         dependencies: [
-            "CCmarkGFM", "CMarkdownArena", "TagflowHTML", .product(name: "Yams", package: "Yams"),
+            "CCmarkGFM", "CCmarkTables", "CMarkdownArena", "TagflowHTML",
+            .product(name: "Yams", package: "Yams"),
         ],
         swiftSettings: swiftSettings
     ),

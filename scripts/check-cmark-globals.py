@@ -1,22 +1,24 @@
 #!/usr/bin/env python3
-"""Checks, in the installed libcmark-gfm's machine code, the facts that let Tagflow feed
-(block-parse) Markdown outside its cmark-gfm lock (MarkdownRenderer.swift, `cmarkParseLock`).
+"""Checks, in the installed libcmark-gfm's machine code, the facts that let Tagflow parse
+Markdown documents in parallel (Sources/CCmarkTables, MarkdownRenderer.swift's CoreExtensions).
 
 cmark-gfm keeps two process-wide tables of inline parsing (SPECIAL_CHARS and SKIP_CHARS in
-inlines.c); every parse adds its extensions' characters to them and removes them again. The
-facts, for the version Tagflow feeds unlocked (MarkdownRenderer.checkedVersion):
+inlines.c); every parse marks its extensions' characters in them and unmarks them again, by
+calling cmark_manage_extensions_special_characters. Tagflow defines that function itself: once
+its extensions' characters are marked, a call for a parser with only those extensions does
+nothing, so no parse writes the tables. The facts that rest on, for
+MarkdownRenderer.checkedVersion:
 
-  1. The tables are written by two small helpers, called only from
-     cmark_manage_extensions_special_characters, which is called only from cmark_parser_finish.
-  2. cmark_parse_inlines is called only from cmark_parser_finish.
-  3. No code that reads or writes the tables is reachable by direct calls from cmark_parser_feed.
-  4. The only exported functions that reach the tables are cmark_parse_inlines,
-     cmark_manage_extensions_special_characters and cmark_inline_parser_* functions (which take
-     an inline parser, an object that exists only while cmark_parse_inlines runs), so no
-     extension callback run while feeding can reach them either.
+  1. The tables are written by two small helpers, and only
+     cmark_manage_extensions_special_characters calls them. (The other functions that refer to
+     the tables only read them: inlines.c, by its source.)
+  2. The library calls cmark_manage_extensions_special_characters only through its procedure
+     linkage table (no call or jump goes to the function's own address), so the definition linked
+     into the program, which comes first in the lookup order, receives every call.
+     cmark_tables_fill checks at run time that the calls do arrive there.
 
-With another version, Tagflow parses wholly under the lock, and this script says so and passes.
-Needs objdump and nm (binutils). Exits 1, naming the fact, when one does not hold.
+With another version, Tagflow parses each document under a lock, and this script says so and
+passes. Needs objdump and nm (binutils). Exits 1, naming the fact, when one does not hold.
 """
 
 import bisect
@@ -28,6 +30,7 @@ import subprocess
 import sys
 
 CHECKED_VERSION = "0.29.0.gfm.6"  # MarkdownRenderer.checkedVersion
+MANAGE = "cmark_manage_extensions_special_characters"
 
 
 def fail(message):
@@ -52,7 +55,7 @@ def main():
     version_string.restype = ctypes.c_char_p
     version = version_string().decode()
     if version != CHECKED_VERSION:
-        print(f"check-cmark-globals: {path} is {version}, not {CHECKED_VERSION}: Tagflow parses it wholly under the lock")
+        print(f"check-cmark-globals: {path} is {version}, not {CHECKED_VERSION}: Tagflow parses each document under its lock")
         return
 
     exported = {}
@@ -72,11 +75,14 @@ def main():
         if match:
             instructions.append((int(match.group(1), 16), match.group(2), match.group(3)))
 
-    def target(operands):
+    def raw_target(operands):
         match = re.match(r"([0-9a-f]+) <", operands)
-        if not match:
+        return int(match.group(1), 16) if match else None
+
+    def target(operands):
+        address = raw_target(operands)
+        if address is None:
             return None
-        address = int(match.group(1), 16)
         return exported.get(plt[address]) if address in plt else address
 
     # Functions: exported symbols and every direct call target start one.
@@ -100,23 +106,9 @@ def main():
             calls.setdefault(source, set()).add(callee)
             callers.setdefault(callee, []).append(address)
 
-    def reachable(start, barriers=frozenset()):
-        seen, todo = set(), [start]
-        while todo:
-            f = todo.pop()
-            if f not in seen:
-                seen.add(f)
-                if f not in barriers or f == start:
-                    todo.extend(calls.get(f, ()))
-        return seen
-
-    def within(address, name):
-        return function(address) == exported[name]
-
-    for name in ("cmark_manage_extensions_special_characters", "cmark_parser_finish", "cmark_parser_feed", "cmark_parse_inlines"):
-        if name not in exported:
-            fail(f"{name} is not exported")
-    manage = exported["cmark_manage_extensions_special_characters"]
+    if MANAGE not in exported:
+        fail(f"{MANAGE} is not exported")
+    manage = exported[MANAGE]
 
     # The tables: what the helpers manage calls refer to by address.
     helpers = calls.get(manage, set())
@@ -125,7 +117,7 @@ def main():
         if function(address) in helpers | {manage} and (m := re.search(r"# ([0-9a-f]+) <", operands)):
             tables.add(int(m.group(1), 16))
     if len(tables) != 2:
-        fail(f"expected the two tables in the helpers of cmark_manage_extensions_special_characters, found {sorted(map(hex, tables))}")
+        fail(f"expected the two tables in the helpers of {MANAGE}, found {sorted(map(hex, tables))}")
 
     users = {function(a) for a, _, operands in instructions if (m := re.search(r"# ([0-9a-f]+) <", operands)) and int(m.group(1), 16) in tables}
 
@@ -134,42 +126,18 @@ def main():
         outside = [hex(a) for a in callers.get(helper, []) if function(a) != manage]
         if outside:
             fail(f"table writer {hex(helper)} is also called from {outside}")
-    for address in callers.get(manage, []):
-        if not within(address, "cmark_parser_finish"):
-            fail(f"cmark_manage_extensions_special_characters is called at {hex(address)}, outside cmark_parser_finish")
     # Fact 2.
-    for address in callers.get(exported["cmark_parse_inlines"], []):
-        if not within(address, "cmark_parser_finish"):
-            fail(f"cmark_parse_inlines is called at {hex(address)}, outside cmark_parser_finish")
-    # Fact 3.
-    reached = reachable(exported["cmark_parser_feed"]) & users
-    if reached:
-        fail(f"cmark_parser_feed reaches code using the tables: {sorted(map(hex, reached))}")
-    # Fact 4. Whole-document entry points (cmark_parse_document, cmark_markdown_to_html) reach
-    # the tables only through cmark_parser_finish; the extensions library must not call them.
-    locked = {exported[n] for n in ("cmark_parse_inlines", "cmark_manage_extensions_special_characters", "cmark_parser_finish")}
-    through_finish = set()
-    for name, address in sorted(exported.items()):
-        if address in locked or not reachable(address) & users:
-            continue
-        if name.startswith("cmark_inline_parser_"):
-            continue
-        if reachable(address, barriers=locked) & users:
-            fail(f"exported {name} reaches code using the tables other than through cmark_parser_finish")
-        through_finish.add(name)
-    extensions = re.sub(r"libcmark-gfm\.so", "libcmark-gfm-extensions.so", path)
-    if not os.path.isfile(extensions):
-        fail(f"no extensions library beside {path}")
-    imported = set()
-    for line in subprocess.run(["nm", "-D", "--undefined-only", extensions], capture_output=True, text=True, check=True).stdout.splitlines():
-        imported.add(line.split()[-1].split("@")[0])
-    forbidden = imported & (through_finish | {"cmark_parse_inlines", "cmark_manage_extensions_special_characters", "cmark_parser_finish"})
-    if forbidden:
-        fail(f"the extensions library calls {sorted(forbidden)}")
+    direct = [hex(a) for a, mnemonic, operands in instructions if mnemonic in ("call", "jmp") and raw_target(operands) == manage]
+    if direct:
+        fail(f"{MANAGE} is called directly, not through the PLT, at {direct}")
+    through_plt = [a for a, mnemonic, operands in instructions if mnemonic in ("call", "jmp") and plt.get(raw_target(operands)) == MANAGE]
+    if not through_plt:
+        fail(f"no call of {MANAGE} through the PLT (has the library changed?)")
 
     print(
         f"check-cmark-globals: {os.path.basename(path)} {version}: tables {sorted(map(hex, tables))} used by "
-        f"{len(users)} functions, written only under cmark_parser_finish, none reachable from cmark_parser_feed"
+        f"{len(users)} functions, written only through {MANAGE}, which the library calls {len(through_plt)} times, "
+        "each through the PLT"
     )
 
 

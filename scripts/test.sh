@@ -34,11 +34,11 @@ ASAN_OPTIONS=detect_leaks=0 swift test --sanitize=address --scratch-path .build-
 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
     swift test --skip-build --sanitize=address --scratch-path .build-asan --filter TagflowMarkdownTests
 
-step "cmark-gfm's global tables are out of reach of block parsing (MarkdownRenderer feeds unlocked)"
+step "cmark-gfm's global tables are written only through the function CCmarkTables replaces (documents parse in parallel)"
 python3 scripts/check-cmark-globals.py
 
 step "parallel build under ThreadSanitizer"
-# The parse lock, the parallel loader and renderer, whole builds, the preview's incremental
+# Parallel parsing, the parallel loader and renderer, whole builds, the preview's incremental
 # rebuilds and its file watcher. TSan cannot see inside
 # cmark-gfm and libyaml (not instrumented), so races inside the C libraries are out of its reach;
 # ConcurrentParseTests checks the cmark-gfm one by its effect (lost autolinks).

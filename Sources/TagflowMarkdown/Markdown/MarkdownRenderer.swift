@@ -1,4 +1,5 @@
 internal import CCmarkGFM
+internal import CCmarkTables
 internal import CMarkdownArena
 internal import TagflowHTML
 
@@ -15,10 +16,10 @@ internal import TagflowHTML
 /// // page.html == "<h1 id=\"hello\">Hello</h1>\n<p>A <em>short</em> post.</p>\n"
 /// ```
 ///
-/// Safe to use from many tasks at once: the one step of cmark-gfm that touches process-wide
-/// state (inline parsing, which edits a global table of special characters) runs under a lock;
-/// everything else runs in parallel (block parsing only with the cmark-gfm version that was
-/// checked, see `feedsOutsideLock`). Each document's nodes live in an arena of their own.
+/// Safe to use from many tasks at once. Each parse of cmark-gfm edits two process-wide tables of
+/// special characters; where Tagflow can take that edit away (`CoreExtensions`), documents parse
+/// in parallel, and elsewhere each parse runs under one lock. Each document's nodes live in an
+/// arena of their own.
 public struct MarkdownRenderer: Sendable {
     /// The options used for every document.
     public var options: MarkdownOptions
@@ -62,10 +63,9 @@ public struct MarkdownRenderer: Sendable {
         }
         // Only the pointer leaves the lock; the arena owns the document.
         nonisolated(unsafe) var finished: OpaquePointer?
-        if Self.feedsOutsideLock {
-            // Block parsing reads no process-wide state in this version (see `cmarkParseLock`).
+        if Self.parsesInParallel {
             feed()
-            cmarkParseLock.withLock { finished = cmark_parser_finish(parser) }
+            finished = cmark_parser_finish(parser)
         } else {
             cmarkParseLock.withLock {
                 feed()
@@ -87,14 +87,14 @@ public struct MarkdownRenderer: Sendable {
         )
     }
 
-    /// Whether block parsing may run outside the parse lock.
-    ///
-    /// Only with the cmark-gfm version whose machine code was checked (`cmarkParseLock`); any
-    /// other version parses wholly under the lock.
-    static let feedsOutsideLock = String(cString: cmark_version_string()) == checkedVersion
+    /// Whether documents parse in parallel, without `cmarkParseLock` (see `CoreExtensions`).
+    static var parsesInParallel: Bool { CoreExtensions.shared.parsesInParallel }
 
     /// The cmark-gfm version `scripts/check-cmark-globals.py` checks in CI (Debian's).
     static let checkedVersion = "0.29.0.gfm.6"
+
+    /// The version of the cmark-gfm library loaded.
+    static var libraryVersion: String { String(cString: cmark_version_string()) }
 
     static func cmarkOptions(for options: MarkdownOptions) -> Int32 {
         // No CMARK_OPT_VALIDATE_UTF8: a Swift `String` is valid UTF-8 by construction, and checking
@@ -117,17 +117,8 @@ public struct MarkdownRenderer: Sendable {
     }
 }
 
-/// One lock for the whole process around `cmark_parser_finish`, the step of cmark-gfm that
-/// touches process-wide state.
-///
-/// In libcmark-gfm 0.29.0.gfm.6 (Debian's, `MarkdownRenderer.checkedVersion`), two global
-/// tables (`SPECIAL_CHARS`, `SKIP_CHARS`) are written only by
-/// `cmark_manage_extensions_special_characters`, which only `cmark_parser_finish` calls (around
-/// inline parsing), and read only by inline parsing, which only `cmark_parser_finish` runs.
-/// `cmark_parser_feed` parses blocks, and of the inline parser's code reaches only link
-/// reference definitions, which read neither table. So with that version feeding runs unlocked
-/// and finishing is serialised; with any other, both are locked. `scripts/check-cmark-globals.py`
-/// checks these facts against the installed library's machine code.
+/// One lock for the whole process around each parse, taken only when documents may not parse in
+/// parallel (`CoreExtensions.parsesInParallel`).
 ///
 /// A plain `pthread_mutex_t`, not `Synchronization.Mutex`: on Linux that one is a
 /// priority-inheritance futex, and with both cores parsing, its kernel path and spinning were 4%
@@ -167,22 +158,37 @@ private struct ArenaAllocator: @unchecked Sendable {
     }()
 }
 
-/// The GFM extensions, registered once per process (registration is not thread-safe).
+/// The GFM extensions, registered once per process (registration is not thread-safe), and
+/// whether documents may parse in parallel.
+///
+/// With the cmark-gfm version whose machine code `scripts/check-cmark-globals.py` checks in CI
+/// (`MarkdownRenderer.checkedVersion`), the extensions' special characters are marked once and
+/// for good (`cmark_tables_fill`, in the `CCmarkTables` target, says how), and then no parse
+/// writes process-wide state. That works where the program's definition of a library function
+/// takes the place of the library's own (Linux); `cmark_tables_fill` checks that it does. With
+/// another version, or where it does not, each parse takes `cmarkParseLock`.
 private struct CoreExtensions: @unchecked Sendable {
     // @unchecked: the pointers refer to cmark-gfm's static extension objects, which are never
     // changed after registration and live as long as the process.
     let all: [OpaquePointer]
+    /// Whether parsers with these extensions attached may parse at the same time.
+    let parsesInParallel: Bool
 
     static let shared: CoreExtensions = {
         cmark_gfm_core_extensions_ensure_registered()
         let names = ["table", "strikethrough", "autolink", "tagfilter", "tasklist"]
-        return CoreExtensions(
-            all: names.map { name in
-                guard let found = cmark_find_syntax_extension(name) else {
-                    preconditionFailure("cmark-gfm has no '\(name)' extension")
-                }
-                return found
-            })
+        let all = names.map { name in
+            guard let found = cmark_find_syntax_extension(name) else {
+                preconditionFailure("cmark-gfm has no '\(name)' extension")
+            }
+            return found
+        }
+        guard MarkdownRenderer.libraryVersion == MarkdownRenderer.checkedVersion else {
+            return CoreExtensions(all: all, parsesInParallel: false)
+        }
+        let filled = all.map { UnsafeMutableRawPointer($0) as UnsafeMutableRawPointer? }
+        let parallel = filled.withUnsafeBufferPointer { cmark_tables_fill($0.baseAddress, $0.count) }
+        return CoreExtensions(all: all, parsesInParallel: parallel)
     }()
 }
 

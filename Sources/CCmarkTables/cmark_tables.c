@@ -1,0 +1,96 @@
+// See include/cmark_tables.h for why this file defines a function of libcmark-gfm.
+#define _GNU_SOURCE
+#include "cmark_tables.h"
+
+#include <cmark-gfm-extension_api.h>
+#include <cmark-gfm.h>
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*manage_function)(cmark_parser *parser, int add);
+
+enum { MAX_FILLED = 16 };
+
+// Written once by cmark_tables_fill before `filled_ready` is set (release), read after it is
+// seen set (acquire), never written again.
+static cmark_syntax_extension *filled[MAX_FILLED];
+static size_t filled_count;
+static atomic_bool filled_ready;
+
+// How many calls from the library reached the definition below (cmark_tables_fill's check).
+static atomic_size_t calls_received;
+
+// The library's own function: the next definition after this one in the lookup order.
+static manage_function library_function(void) {
+  static _Atomic(manage_function) found;
+  manage_function function = atomic_load_explicit(&found, memory_order_acquire);
+  if (function == NULL) {
+    function = (manage_function)dlsym(RTLD_NEXT, "cmark_manage_extensions_special_characters");
+    atomic_store_explicit(&found, function, memory_order_release);
+  }
+  return function;
+}
+
+static bool is_filled(cmark_syntax_extension *extension) {
+  for (size_t index = 0; index < filled_count; index++) {
+    if (filled[index] == extension) return true;
+  }
+  return false;
+}
+
+// Whether every extension attached to `parser` had its characters marked by cmark_tables_fill.
+static bool uses_only_filled(cmark_parser *parser) {
+  if (!atomic_load_explicit(&filled_ready, memory_order_acquire)) return false;
+  for (cmark_llist *item = cmark_parser_get_syntax_extensions(parser); item; item = item->next) {
+    if (!is_filled((cmark_syntax_extension *)item->data)) return false;
+  }
+  return true;
+}
+
+void cmark_manage_extensions_special_characters(cmark_parser *parser, int add) {
+  atomic_fetch_add_explicit(&calls_received, 1, memory_order_relaxed);
+  if (uses_only_filled(parser)) return;
+  manage_function function = library_function();
+  if (function == NULL) {
+    // Without the library's function no parse could mark its characters, and every document
+    // would silently lose its strikethrough and autolinks; stop instead.
+    fputs("tagflow: libcmark-gfm's cmark_manage_extensions_special_characters was not found; "
+          "link libcmark-gfm as a shared library\n",
+          stderr);
+    abort();
+  }
+  function(parser, add);
+}
+
+bool cmark_tables_fill(void *const *extensions, size_t count) {
+  manage_function function = library_function();
+  if (function == NULL || count > MAX_FILLED) return false;
+  cmark_parser *parser = cmark_parser_new(CMARK_OPT_DEFAULT);
+  if (parser == NULL) return false;
+  for (size_t index = 0; index < count; index++) {
+    cmark_parser_attach_syntax_extension(parser, (cmark_syntax_extension *)extensions[index]);
+    filled[index] = (cmark_syntax_extension *)extensions[index];
+  }
+  // The mark each parse made for itself, made once; nothing unmarks it from now on.
+  function(parser, 1);
+  cmark_parser_free(parser);
+  filled_count = count;
+  atomic_store_explicit(&filled_ready, true, memory_order_release);
+
+  // Whether the library's calls reach the definition above: a parse makes two (mark, unmark).
+  size_t before = atomic_load_explicit(&calls_received, memory_order_relaxed);
+  cmark_parser *probe = cmark_parser_new(CMARK_OPT_DEFAULT);
+  if (probe == NULL) return false;
+  for (size_t index = 0; index < count; index++) {
+    cmark_parser_attach_syntax_extension(probe, (cmark_syntax_extension *)extensions[index]);
+  }
+  static const char text[] = "~~probe~~ https://example.org\n";
+  cmark_parser_feed(probe, text, strlen(text));
+  cmark_node *document = cmark_parser_finish(probe);
+  cmark_node_free(document);
+  cmark_parser_free(probe);
+  return atomic_load_explicit(&calls_received, memory_order_relaxed) - before >= 2;
+}
