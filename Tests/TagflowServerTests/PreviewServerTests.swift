@@ -186,9 +186,13 @@ import Testing
             let response = try await stream
             #expect(response.status == .ok)
             #expect(response.headers[.contentType]?.hasPrefix("text/event-stream") == true)
+            // The stream keeps only the newest ID for a reader that is behind (PreviewStateTests):
+            // the first ID is written only if the handler took it before the second build ended.
             let body = String(buffer: response.body)
-            #expect(body.contains("event: build\ndata: \(first)\n\n"))
-            #expect(body.contains("event: build\ndata: \(second)\n\n"))
+            let events = { (ids: [String]) in ids.map { "event: build\ndata: \($0)\n\n" }.joined() }
+            #expect(
+                body == "retry: 500\n\n" + events([first, second]) || body == "retry: 500\n\n" + events([second]),
+                "\(body)")
             #expect(first != second)
         }
     }

@@ -83,6 +83,19 @@ import Testing
         #expect(await iterator.next() == nil)
         #expect(state.subscriberCount == 0)
     }
+
+    /// A page needs only the newest build: a reader that is behind skips the IDs in between.
+    @Test func aReaderThatIsBehindHearsOnlyTheNewestBuild() async {
+        let state = PreviewState()
+        let stream = state.subscribe()
+        state.buildSucceeded()
+        state.buildFailed(sampleFailure())
+        let newest = state.current.buildID
+        state.finish()
+        var heard: [String] = []
+        for await id in stream { heard.append(id) }
+        #expect(heard == [newest])
+    }
 }
 
 @Suite struct SiteWatcherTests {
