@@ -200,7 +200,10 @@ public actor IncrementalBuilder {
     }
 
     private static func plan(_ renderer: SiteRenderer) -> [Planned] {
-        renderer.jobs.map { Planned(job: $0, path: renderer.outputPath(of: $0), key: renderer.key(of: $0)) }
+        let jobs = renderer.jobs
+        return zip(jobs, renderer.keys(of: jobs)).map { job, key in
+            Planned(job: job, path: renderer.outputPath(of: job), key: key)
+        }
     }
 
     /// A plan made next to the one it follows.
@@ -243,7 +246,8 @@ public actor IncrementalBuilder {
         var replan = Replan(plan: [], stale: [], appeared: [], gone: [])
         replan.plan.reserveCapacity(previous.count)
         let tags = renderer.site.taxonomy.tags
-        for job in renderer.jobs {
+        let jobs = renderer.jobs
+        for (job, key) in zip(jobs, renderer.keys(of: jobs)) {
             var earlier: Int?
             if case .tag(let index, let pagination) = job {
                 if let old = previousTags.indexByKey[tags[index].key], previousTags.tags[old].slug == tags[index].slug,
@@ -256,7 +260,6 @@ public actor IncrementalBuilder {
                 earlier = others[nextOther]
                 nextOther += 1
             }
-            let key = renderer.key(of: job)
             let planned: Planned
             if let earlier {
                 kept[earlier] = true
@@ -326,7 +329,9 @@ public actor IncrementalBuilder {
             // renderer by key only), and one that gives up is a full build.
             state.renderer.replace(replacements.posts)
             renderer = state.renderer
-            plan = state.plan.map { Planned(job: $0.job, path: $0.path, key: renderer.key(of: $0.job)) }
+            plan = zip(state.plan, renderer.keys(of: state.plan.lazy.map(\.job))).map { planned, key in
+                Planned(job: planned.job, path: planned.path, key: key)
+            }
         } else {
             if let replacements {
                 // Same order, other tags: the taxonomy is counted again for the tags the edited

@@ -475,8 +475,9 @@ public struct SiteBuilder: Sendable {
         let renderStart = ContinuousClock.now
         context.progress?.begin("render")
         let renderer = await SiteRenderer(site: site, theme: theme, hooks: context.plugins).prepared(digests: digests)
-        let planned = renderer.jobs.map { job in
-            (job: job, path: renderer.outputPath(of: job), key: renderer.key(of: job)?.description)
+        let jobs = renderer.jobs
+        let planned = zip(jobs, renderer.keys(of: jobs)).map { job, key in
+            (job: job, path: renderer.outputPath(of: job), key: key?.description)
         }
         let paths = Set(planned.map(\.path))
         let staticPaths = Set(context.staticFiles.map(\.path))
