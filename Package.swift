@@ -152,7 +152,8 @@ var targets: [Target] = [
     .target(name: "TagflowTesting", dependencies: ["TagflowCore"], swiftSettings: swiftSettings),
     .testTarget(
         name: "TagflowMarkdownTests",
-        dependencies: ["TagflowMarkdown"],
+        // CCmarkGFM: a test parses with cmark-gfm directly, as another library in the process would.
+        dependencies: ["TagflowMarkdown", "CCmarkGFM"],
         // Inputs the fuzzers found (or that would hang them), replayed through #filePath.
         exclude: ["Fixtures"],
         swiftSettings: swiftSettings

@@ -20,7 +20,8 @@ static cmark_syntax_extension *filled[MAX_FILLED];
 static size_t filled_count;
 static atomic_bool filled_ready;
 
-// How many calls from the library reached the definition below (cmark_tables_fill's check).
+// How many calls from the library reached the definition below while cmark_tables_fill probed.
+static atomic_bool probing;
 static atomic_size_t calls_received;
 
 // The library's own function: the next definition after this one in the lookup order.
@@ -43,7 +44,6 @@ static bool is_filled(cmark_syntax_extension *extension) {
 
 // Whether every extension attached to `parser` had its characters marked by cmark_tables_fill.
 static bool uses_only_filled(cmark_parser *parser) {
-  if (!atomic_load_explicit(&filled_ready, memory_order_acquire)) return false;
   for (cmark_llist *item = cmark_parser_get_syntax_extensions(parser); item; item = item->next) {
     if (!is_filled((cmark_syntax_extension *)item->data)) return false;
   }
@@ -51,8 +51,13 @@ static bool uses_only_filled(cmark_parser *parser) {
 }
 
 void cmark_manage_extensions_special_characters(cmark_parser *parser, int add) {
-  atomic_fetch_add_explicit(&calls_received, 1, memory_order_relaxed);
-  if (uses_only_filled(parser)) return;
+  if (atomic_load_explicit(&probing, memory_order_relaxed)) {
+    atomic_fetch_add_explicit(&calls_received, 1, memory_order_relaxed);
+  }
+  if (atomic_load_explicit(&filled_ready, memory_order_acquire)) {
+    // The marks stay: an unmark passed on would clear them for every parse after it.
+    if (!add || uses_only_filled(parser)) return;
+  }
   manage_function function = library_function();
   if (function == NULL) {
     // Without the library's function no parse could mark its characters, and every document
@@ -66,6 +71,8 @@ void cmark_manage_extensions_special_characters(cmark_parser *parser, int add) {
 }
 
 bool cmark_tables_fill(void *const *extensions, size_t count) {
+  static atomic_flag started = ATOMIC_FLAG_INIT;
+  if (atomic_flag_test_and_set(&started)) return false;
   manage_function function = library_function();
   if (function == NULL || count > MAX_FILLED) return false;
   cmark_parser *parser = cmark_parser_new(CMARK_OPT_DEFAULT);
@@ -80,17 +87,30 @@ bool cmark_tables_fill(void *const *extensions, size_t count) {
   filled_count = count;
   atomic_store_explicit(&filled_ready, true, memory_order_release);
 
-  // Whether the library's calls reach the definition above: a parse makes two (mark, unmark).
-  size_t before = atomic_load_explicit(&calls_received, memory_order_relaxed);
+  // Whether the library's calls reach the definition above (a parse makes two: mark, unmark,
+  // which now do nothing), and whether the parse still sees the marks: strikethrough needs `~`,
+  // an autolink `:`.
   cmark_parser *probe = cmark_parser_new(CMARK_OPT_DEFAULT);
   if (probe == NULL) return false;
   for (size_t index = 0; index < count; index++) {
     cmark_parser_attach_syntax_extension(probe, (cmark_syntax_extension *)extensions[index]);
   }
   static const char text[] = "~~probe~~ https://example.org\n";
+  atomic_store_explicit(&probing, true, memory_order_relaxed);
   cmark_parser_feed(probe, text, strlen(text));
   cmark_node *document = cmark_parser_finish(probe);
-  cmark_node_free(document);
+  atomic_store_explicit(&probing, false, memory_order_relaxed);
+  bool marked = false;
+  if (document != NULL) {
+    char *html = cmark_render_html(document, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions(probe));
+    marked = html != NULL && strstr(html, "<del>probe</del>") != NULL &&
+             strstr(html, "<a href=\"https://example.org\">") != NULL;
+    free(html);
+    cmark_node_free(document);
+  }
   cmark_parser_free(probe);
-  return atomic_load_explicit(&calls_received, memory_order_relaxed) - before >= 2;
+  bool parallel = marked && atomic_load_explicit(&calls_received, memory_order_relaxed) == 2;
+  // Otherwise every call is passed on again, and parses mark and unmark for themselves.
+  if (!parallel) atomic_store_explicit(&filled_ready, false, memory_order_release);
+  return parallel;
 }

@@ -16,21 +16,32 @@
 ///
 /// This target defines `cmark_manage_extensions_special_characters` itself. The library calls
 /// that function through its procedure linkage table, so on Linux the definition linked into the
-/// program is the one it calls. Once `cmark_tables_fill` has marked the characters of a set of
-/// extensions, a call for a parser whose extensions are all in that set does nothing: the marks
-/// are already there and stay there, so no parse writes the tables and parses only read them.
-/// Any other call is passed on to the library's own function, as if this target were not there.
+/// program is the one it calls. Until `cmark_tables_fill` runs, every call is passed on to the
+/// library's own function. Once it has marked the characters of a set of extensions (Tagflow's),
+/// the marks stay: an unmark is never passed on, and a mark only for a parser with an extension
+/// outside that set. A Tagflow parse then writes nothing and only reads the tables, and during its
+/// inline parsing they hold what they held when each parse marked them for itself.
+///
+/// The cost falls on other users of cmark-gfm in the same process, if any: after the fill, their
+/// parses also see Tagflow's characters marked, and the characters of their own extensions stay
+/// marked once a parse has marked them. A marked character that no attached extension handles only
+/// splits a run of text (the HTML is the same); in SKIP_CHARS, `~` can change which `*` and `_`
+/// open or close emphasis next to it, for a parser without the strikethrough extension. (Before,
+/// such a parse running beside a Tagflow parse saw the same marks, or lost its own.)
 ///
 /// `scripts/check-cmark-globals.py` checks in CI, in the installed library's machine code, that
-/// the tables are written only by that function and that the library calls it only through its
-/// procedure linkage table; `cmark_tables_fill` checks at run time that the calls arrive here.
+/// only that function's helpers write the tables, that only inline parsing reads them, and that
+/// the library calls the function only through its procedure linkage table; `cmark_tables_fill`
+/// checks at run time that the calls arrive here and that a parse sees the marks. Linking
+/// libcmark-gfm statically into the program is not supported (the two definitions would clash).
 
 /// Marks the characters of `extensions` (`count` of them, `cmark_syntax_extension *` each) in the
 /// tables, once and for good, and returns whether cmark-gfm's calls reach this target's
 /// definition: when true, parsers that attach only these extensions may parse in parallel.
 ///
-/// Call it once, before any document with these extensions is parsed. When it returns false,
-/// parses must be serialised as before (the library's own function marks and unmarks each time).
+/// Call it once, before any document with these extensions is parsed; a second call returns false.
+/// When it returns false, parses must be serialised as before (the library's own function marks
+/// and unmarks each time).
 bool cmark_tables_fill(void *const *extensions, size_t count);
 
 #endif
