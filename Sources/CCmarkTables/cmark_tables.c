@@ -102,7 +102,8 @@ bool cmark_tables_fill(void *const *extensions, size_t count) {
   atomic_store_explicit(&probing, false, memory_order_relaxed);
   bool marked = false;
   if (document != NULL) {
-    char *html = cmark_render_html(document, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions(probe));
+    cmark_llist *attached = cmark_parser_get_syntax_extensions(probe);
+    char *html = cmark_render_html(document, CMARK_OPT_DEFAULT, attached);
     marked = html != NULL && strstr(html, "<del>probe</del>") != NULL &&
              strstr(html, "<a href=\"https://example.org\">") != NULL;
     free(html);
