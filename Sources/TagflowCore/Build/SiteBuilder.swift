@@ -150,7 +150,14 @@ public struct SiteBuilder: Sendable {
                 cache.clear()
             }
         }
+        ReleaseLater.release(Finished(context: consume context, written: consume written))
         return report
+    }
+
+    /// What a build holds when it is done, released with ``ReleaseLater``.
+    private struct Finished: Sendable {
+        let context: BuildContext
+        let written: Written
     }
 
     private func target(_ output: URL?, _ config: SiteConfig) -> URL {
@@ -348,7 +355,7 @@ public struct SiteBuilder: Sendable {
     }
 
     /// What ``renderAndWrite(_:writer:inputs:)`` wrote.
-    struct Written {
+    struct Written: Sendable {
         var output: URL
         var pages = 0
         var files = 0

@@ -55,9 +55,9 @@ enum SiteFiles {
                         message: "symbolic link loop: this folder was already read; skipping it")))
             return
         }
-        let names: [String]
+        let entries: [Entry]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+            entries = try Self.entries(of: url.path)
         } catch {
             // A missing folder (no `pages/`) is fine; one that exists but cannot be listed is not.
             if FileManager.default.fileExists(atPath: url.path) {
@@ -72,11 +72,16 @@ enum SiteFiles {
         }
         // Joined as text: `URL.appendingPathComponent` would stat each entry a second time.
         let folderPath = url.path
-        for name in names.sorted() {
+        for entry in entries.sorted(by: { $0.name < $1.name }) {
+            let name = entry.name
             if isSkipped(name, includeHidden: includeHidden) { continue }
             let relative = folder == "." ? name : "\(folder)/\(name)"
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folderPath + "/" + name, isDirectory: &isDirectory) else {
+            var isDirectory = ObjCBool(entry.kind == .folder)
+            // A link (or a file system that does not say) is followed with a `stat`.
+            guard
+                entry.kind != .other
+                    || FileManager.default.fileExists(atPath: folderPath + "/" + name, isDirectory: &isDirectory)
+            else {
                 diagnostics.append(
                     Diagnostic(
                         .warning,
@@ -93,5 +98,42 @@ enum SiteFiles {
                 found(relative)
             }
         }
+    }
+
+    /// A name in a folder and what the folder listing says it is.
+    struct Entry {
+        enum Kind { case file, folder, other }
+        var name: String
+        var kind: Kind
+    }
+
+    /// The names in a folder (without `.` and `..`), each with the kind its directory entry gives.
+    ///
+    /// `FileManager.contentsOfDirectory` drops the kind, and asking again with a `stat` per name
+    /// was most of the time spent listing 10 000 posts, before anything else could start.
+    ///
+    /// - Throws: What `FileManager.contentsOfDirectory(atPath:)` throws, when the folder cannot be
+    ///   opened.
+    static func entries(of path: String) throws -> [Entry] {
+        guard let directory = opendir(path) else {
+            // The same error, with the same wording, as before.
+            return try FileManager.default.contentsOfDirectory(atPath: path).map { Entry(name: $0, kind: .other) }
+        }
+        defer { closedir(directory) }
+        var entries: [Entry] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            let kind: Entry.Kind =
+                switch Int32(entry.pointee.d_type) {
+                case Int32(DT_REG): .file
+                case Int32(DT_DIR): .folder
+                default: .other
+                }
+            entries.append(Entry(name: name, kind: kind))
+        }
+        return entries
     }
 }
