@@ -412,7 +412,7 @@ public actor IncrementalBuilder {
         }
         for path in gone { state.pages[path] = nil }
         for (planned, result) in zip(stale, rendered) {
-            state.pages[planned.path] = (planned.key, result.file.contents.count)
+            state.pages[planned.path] = (planned.key, result.file.byteCount)
         }
         state.renderer = renderer
         state.plan = plan

@@ -19,30 +19,59 @@ enum ParallelMap {
         // to finish is short.
         let batchSize = max(1, min(64, items.count / (workerCount * 8)))
         let cursor = Cursor()
-        return await withTaskGroup(of: [Batch<Result>].self) { group in
+        let results = Slots<Result>(count: items.count)
+        await withTaskGroup(of: Void.self) { group in
             for _ in 0..<workerCount {
                 group.addTask {
-                    var batches: [Batch<Result>] = []
                     while true {
                         let start = cursor.claim(batchSize)
                         guard start < items.count else { break }
-                        let end = min(items.count, start + batchSize)
-                        batches.append(Batch(start: start, results: items[start..<end].map(transform)))
+                        for index in start..<min(items.count, start + batchSize) {
+                            results.initialize(index, to: transform(items[index]))
+                        }
                     }
-                    return batches
                 }
             }
-            var batches: [Batch<Result>] = []
-            for await done in group { batches += done }
-            batches.sort { $0.start < $1.start }
-            return batches.flatMap(\.results)
         }
+        return results.moveToArray()
     }
 
-    /// Results of the items from `start` on.
-    private struct Batch<Result: Sendable>: Sendable {
-        let start: Int
-        let results: [Result]
+    /// Room for one result per item, each written once, in place, by the task that took the item.
+    ///
+    /// Gathering each task's results and joining them copied every result once more and freed
+    /// the copies: for 10 000 loaded posts, a dozen references each, that was 10 ms on one core
+    /// between reading and rendering.
+    private final class Slots<Result: Sendable>: @unchecked Sendable {
+        // @unchecked: each slot is initialised by exactly one task (the cursor hands out each index
+        // once), and the slots are read only after the task group, which orders every write before.
+        private let base: UnsafeMutablePointer<Result>
+        private let count: Int
+        private var moved = false
+
+        init(count: Int) {
+            self.count = count
+            base = .allocate(capacity: count)
+        }
+
+        func initialize(_ index: Int, to value: consuming Result) {
+            (base + index).initialize(to: value)
+        }
+
+        /// The results, moved (not copied) into an array; call once, after every slot is written.
+        func moveToArray() -> [Result] {
+            precondition(!moved, "the results were already taken")
+            moved = true
+            return [Result](unsafeUninitializedCapacity: count) { buffer, initialized in
+                if let destination = buffer.baseAddress { destination.moveInitialize(from: base, count: count) }
+                initialized = count
+            }
+        }
+
+        deinit {
+            // Every slot was written (`transform` cannot throw); the results leave by `moveToArray`.
+            if !moved { base.deinitialize(count: count) }
+            base.deallocate()
+        }
     }
 
     /// The index of the next item no task has taken.

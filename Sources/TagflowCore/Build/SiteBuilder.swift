@@ -261,8 +261,12 @@ public struct SiteBuilder: Sendable {
     }
 
     static func loadContent(_ context: inout BuildContext) async throws(BuildFailure) {
-        let loaded = await contentLoader(context).load(progress: context.progress)
+        var loaded = await contentLoader(context).load(progress: context.progress)
         context.contentDigests = Dictionary(loaded.files.map { ($0.path, $0.digest) }, uniquingKeysWith: { a, _ in a })
+        // The files hold a copy of every post, which the build does not need again.
+        let files = loaded.files
+        loaded.files = []
+        ReleaseLater.release(consume files)
         context.staticFiles = staticFiles(context)
         try useContent(loaded, &context)
     }
@@ -286,14 +290,17 @@ public struct SiteBuilder: Sendable {
     ///
     /// - Returns: The duplicate-slug problems (also added to the context).
     @discardableResult
-    static func useContent(_ loaded: ContentLoader.Result, _ context: inout BuildContext) throws(BuildFailure)
-        -> [Diagnostic]
+    static func useContent(_ loaded: consuming ContentLoader.Result, _ context: inout BuildContext)
+        throws(BuildFailure) -> [Diagnostic]
     {
         context.diagnostics += loaded.diagnostics
-        var posts = loaded.posts
-        if !context.options.includeDrafts { posts.removeAll { $0.isDraft } }
         let duplicates = duplicateProblems(posts: loaded.posts, pages: loaded.pages)
         context.diagnostics += duplicates
+        // Taken out, so that leaving drafts out changes the only copy of the list in place
+        // rather than copying 10 000 posts.
+        var posts = loaded.posts
+        loaded.posts = []
+        if !context.options.includeDrafts { posts.removeAll { $0.isDraft } }
         context.site = Site(config: context.config, unassembledPosts: posts, pages: loaded.pages)
         try context.failIfNeeded()
         return duplicates
@@ -346,8 +353,12 @@ public struct SiteBuilder: Sendable {
     ///
     /// - Returns: The taxonomy's warnings (also added to the context).
     static func assemble(_ context: inout BuildContext) throws(BuildFailure) -> [Diagnostic] {
-        guard let site = context.site else { return [] }
-        let (assembled, diagnostics) = Site.assemble(config: site.config, posts: site.posts, pages: site.pages)
+        guard var site = context.site else { return [] }
+        // The posts are taken out of the context, so that they are sorted in place, not copied.
+        context.site = nil
+        let posts = site.posts
+        site.posts = []
+        let (assembled, diagnostics) = Site.assemble(config: site.config, posts: consume posts, pages: site.pages)
         context.site = assembled
         context.diagnostics += diagnostics
         try context.failIfNeeded()
@@ -406,7 +417,7 @@ public struct SiteBuilder: Sendable {
             let (file, diagnostics) = renderer.render(job)
             let failure = OutputWriter.writeFile(file, into: staging)
             return Page(
-                path: file.path, bytes: file.contents.count, diagnostics: diagnostics, failure: failure,
+                path: file.path, bytes: file.byteCount, diagnostics: diagnostics, failure: failure,
                 key: renderer.key(of: job))
         }
         context.timings.append(("render", (ContinuousClock.now - renderStart).seconds))
@@ -440,7 +451,7 @@ public struct SiteBuilder: Sendable {
             pages: pages.filter { $0.path.hasSuffix(".html") }.count
                 + assets.filter { $0.path.hasSuffix(".html") }.count,
             files: pages.count + assets.count,
-            bytes: pages.reduce(0) { $0 + $1.bytes } + assets.reduce(0) { $0 + $1.contents.count },
+            bytes: pages.reduce(0) { $0 + $1.bytes } + assets.reduce(0) { $0 + $1.byteCount },
             renderer: renderer,
             pageSizes: Dictionary(pages.map { ($0.path, $0.bytes) }, uniquingKeysWith: { first, _ in first }),
             staticWarnings: staticWarnings,
@@ -528,13 +539,13 @@ public struct SiteBuilder: Sendable {
         context.timings.append(("write", (ContinuousClock.now - writeStart).seconds))
 
         var sizes = Dictionary(
-            zip(stale.map(\.path), rendered.map(\.file.contents.count)), uniquingKeysWith: { a, _ in a })
+            zip(stale.map(\.path), rendered.map(\.file.byteCount)), uniquingKeysWith: { a, _ in a })
         for page in planned where sizes[page.path] == nil { sizes[page.path] = previous[page.path]?.bytes ?? 0 }
         let htmlPages = planned.filter { $0.path.hasSuffix(".html") }.count
         return Written(
             output: target, pages: htmlPages + assets.filter { $0.path.hasSuffix(".html") }.count,
             files: planned.count + assets.count,
-            bytes: sizes.values.reduce(0, +) + assets.reduce(0) { $0 + $1.contents.count },
+            bytes: sizes.values.reduce(0, +) + assets.reduce(0) { $0 + $1.byteCount },
             renderer: renderer, pageSizes: sizes, staticWarnings: staticWarnings,
             pageRecords: records(planned.map { ($0.path, $0.key, sizes[$0.path] ?? 0) }),
             rewritten: files.count)

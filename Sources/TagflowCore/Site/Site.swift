@@ -27,10 +27,12 @@ public struct Site: Sendable, Hashable {
     }
 
     /// Sorts content, builds the taxonomy and returns its warnings (tag URL collisions).
-    public static func assemble(config: SiteConfig, posts: [Post], pages: [Page]) -> (
+    public static func assemble(config: SiteConfig, posts: consuming [Post], pages: [Page]) -> (
         site: Site, diagnostics: [Diagnostic]
     ) {
-        let sortedPosts = posts.sorted { lhs, rhs in
+        // In place: a list no one else holds is sorted without copying a post.
+        var sortedPosts = consume posts
+        sortedPosts.sort { lhs, rhs in
             lhs.date != rhs.date ? lhs.date > rhs.date : lhs.slug < rhs.slug
         }
         let (taxonomy, diagnostics) = Taxonomy.build(posts: sortedPosts)

@@ -20,6 +20,44 @@ import Testing
         #expect(siblings.sorted() == ["out", "site"])
     }
 
+    /// A page kept as text is the same file as one made from its bytes, and is written as them.
+    @Test func aFileOfTextIsTheFileOfItsBytes() async throws {
+        let texts = ["", "one", "é—日本語 🏳️‍🌈", String(repeating: "<li>chip</li>", count: 5_000)]
+        for text in texts {
+            let fromText = OutputFile(path: "p/index.html", text: text)
+            let fromBytes = OutputFile(path: "p/index.html", contents: Array(text.utf8))
+            #expect(fromText == fromBytes && fromText.hashValue == fromBytes.hashValue)
+            #expect(fromText.contents == Array(text.utf8) && fromText.byteCount == text.utf8.count)
+            #expect(fromText != OutputFile(path: "q/index.html", text: text))
+            #expect(fromText != OutputFile(path: "p/index.html", text: text + "!"))
+            var changed = fromText
+            changed.contents = Array("other".utf8)
+            #expect(changed == OutputFile(path: "p/index.html", text: "other"))
+        }
+        let fixture = try SiteFixture("")
+        defer { fixture.remove() }
+        let files = texts.enumerated().map { OutputFile(path: "t\($0.offset)/index.html", text: $0.element) }
+        try await OutputWriter(target: fixture.output).write(files, staticFiles: [])
+        for file in files {
+            let written = try Data(contentsOf: fixture.output.appendingPathComponent(file.path))
+            #expect(Array(written) == file.contents)
+        }
+    }
+
+    /// A page's folder is made before its file (nearly always new), and a page whose folder was
+    /// already made by another page, or that is not a folder's index, is written all the same.
+    @Test func pagesAreWrittenWhateverFoldersExist() async throws {
+        let fixture = try SiteFixture("")
+        defer { fixture.remove() }
+        let paths = [
+            "tags/swift/page/2/index.html", "tags/swift/index.html", "index.html", "feed.xml",
+            "posts/a/index.html", "posts/a/image-notes.txt", "deep/er/than/before/index.html",
+        ]
+        try await OutputWriter(target: fixture.output).write(
+            paths.map { OutputFile(path: $0, text: $0) }, staticFiles: [])
+        for path in paths { #expect(try fixture.output(path) == path) }
+    }
+
     @Test func refusesAFolderItDidNotWrite() throws {
         let fixture = try SiteFixture("")
         defer { fixture.remove() }
