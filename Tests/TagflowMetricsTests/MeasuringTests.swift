@@ -24,6 +24,18 @@ struct ChromiumCase: Decodable, Sendable, CustomTestStringConvertible {
 }
 
 @Suite struct MeasuringTests {
+    /// The emoji fallback scans a few blocks; they must find what a scan of every code point up
+    /// to U+1FFFF and the tag characters finds, with this standard library's Unicode data.
+    @Test func theEmojiBlocksHoldEveryEmoji() {
+        let flat = { (ranges: [(ClosedRange<UInt32>, UInt16)]) in
+            ranges.map { [$0.0.lowerBound, $0.0.upperBound, UInt32($0.1)] }
+        }
+        let everything = BuiltInTables.emojiRanges(scanning: [0x23...0x1FFFF, 0xE0000...0xE007F])
+        let blocks = BuiltInTables.emojiRanges(scanning: BuiltInTables.emojiBlocks)
+        #expect(flat(blocks) == flat(everything))
+        #expect(everything.count > 100)
+    }
+
     @Test func fixturesAreThere() {
         #expect(ChromiumCase.all.count > 400)
     }
