@@ -193,7 +193,8 @@ public actor IncrementalBuilder {
     private func assemble(_ content: ContentLoader.Result, _ context: inout BuildContext) throws(BuildFailure)
         -> (Site, duplicates: [Diagnostic], taxonomy: [Diagnostic])
     {
-        let duplicates = try SiteBuilder.useContent(content, &context)
+        var content = content
+        let duplicates = try SiteBuilder.useContent(&content, &context)
         let taxonomyDiagnostics = try SiteBuilder.assemble(&context)
         guard let site = context.site else { preconditionFailure("useContent makes the site") }
         return (site, duplicates, taxonomyDiagnostics)

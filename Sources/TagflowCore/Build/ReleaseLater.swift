@@ -12,13 +12,15 @@
 /// task of its own, the freeing overlaps with what the caller does next, and a command that exits
 /// right away leaves it to the operating system, which takes the whole address space back at once.
 enum ReleaseLater {
-    /// Takes `value` and drops it on a detached background task.
+    /// Takes `value` and drops it on a detached task.
     ///
     /// Pass the last reference (`consume` a local): a copy the caller keeps would be freed on the
     /// caller's path anyway, whichever reference goes last.
     static func release<Value: Sendable>(_ value: consuming Value) {
         let box = Box(value)
-        Task.detached(priority: .background) { box.drop() }
+        // Not `.background`: on macOS that class is throttled, and a process that builds again
+        // at once (tests, benchmarks, a library user) would hold several sites before they are freed.
+        Task.detached(priority: .utility) { box.drop() }
     }
 
     /// Holds the value until ``drop()`` so that it is released on the task, not when the

@@ -122,12 +122,18 @@ enum SiteFiles {
         defer { closedir(directory) }
         var entries: [Entry] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            // Read in place: a directory entry is only as long as its name, not `d_name`'s size.
+            // A name that is not UTF-8 is repaired, as FileManager does; then the `stat` of the
+            // repaired name fails and the entry is reported and skipped, as before.
+            let (name, isUTF8) = withUnsafePointer(to: &entry.pointee.d_name) { field in
+                UnsafeRawPointer(field).withMemoryRebound(to: CChar.self, capacity: 1) { name in
+                    String(validatingCString: name).map { ($0, true) } ?? (String(cString: name), false)
+                }
             }
             if name == "." || name == ".." { continue }
             let kind: Entry.Kind =
                 switch Int32(entry.pointee.d_type) {
+                case _ where !isUTF8: .other
                 case Int32(DT_REG): .file
                 case Int32(DT_DIR): .folder
                 default: .other

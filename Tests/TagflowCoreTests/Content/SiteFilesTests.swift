@@ -25,7 +25,8 @@ import Testing
     }
 
     /// The listing reads each entry's kind from the folder and asks the file system only about
-    /// links; it must find what a `stat` of every name finds.
+    /// links; it must find what a `stat` of every name finds. (The temporary folder's file system
+    /// must fill in `d_type`, as tmpfs, ext4, overlayfs and APFS do.)
     @Test func entriesGiveEachNameItsKind() throws {
         let root = try makeTree()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -48,11 +49,28 @@ import Testing
         #expect(all == ["posts/.hidden.md", "posts/2024/b.md", "posts/a.md", "posts/c.md", "posts/more/d.md"])
     }
 
-    @Test func aMissingFolderListsNothingAndAnUnreadableOneIsAnError() throws {
+    @Test func aMissingFolderListsNothingButCannotBeOpened() throws {
         let root = try makeTree()
         defer { try? FileManager.default.removeItem(at: root) }
         let missing = SiteFiles.markdownFiles(under: "pages", in: root)
         #expect(missing.files.isEmpty && missing.diagnostics.isEmpty)
         #expect(throws: (any Error).self) { try SiteFiles.entries(of: root.appendingPathComponent("pages").path) }
+    }
+
+    /// A name that is not UTF-8 (possible on Linux) is reported and skipped, not listed under a
+    /// repaired name that cannot be opened.
+    @Test func aNameThatIsNotUTF8IsReportedAndSkipped() throws {
+        let root = try makeTree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // "bad", a lone continuation byte, ".md".
+        let name: [UInt8] = [0x2F, 0x62, 0x61, 0x64, 0xBF, 0x2E, 0x6D, 0x64, 0]
+        let path = (Array(root.appendingPathComponent("posts").path.utf8) + name).map { CChar(bitPattern: $0) }
+        let descriptor = open(path, O_WRONLY | O_CREAT, 0o644)
+        try #require(descriptor >= 0 || errno == EILSEQ, "could not create the file: \(errno)")
+        guard descriptor >= 0 else { return }  // a file system that takes UTF-8 names only
+        close(descriptor)
+        let (files, diagnostics) = SiteFiles.markdownFiles(under: "posts", in: root)
+        #expect(files == ["posts/2024/b.md", "posts/a.md", "posts/c.md", "posts/more/d.md"])
+        #expect(diagnostics.count == 2 && diagnostics.allSatisfy { $0.severity == .warning })
     }
 }
