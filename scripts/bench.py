@@ -133,6 +133,16 @@ def serve_edits(tagflow, corpus, count):
     return results
 
 
+def generated_corpus(bench, posts, seed):
+    """The corpus of `posts` posts from `seed`, generated into .build-bench-corpus/ unless it is there."""
+    corpus = ROOT / ".build-bench-corpus" / f"posts-{posts}-seed-{seed}"
+    if not (corpus / "site.yml").exists():
+        print(f"generating {posts} posts into {corpus}")
+        subprocess.run([sys.executable, str(bench / "gen_corpus.py"), str(corpus), "--posts", str(posts),
+                        "--seed", str(seed)], check=True, stdout=subprocess.DEVNULL)
+    return corpus
+
+
 def median(rows, column):
     return statistics.median(row[column] for row in rows)
 
@@ -162,11 +172,7 @@ def main():
         print("note: hugo is not installed (apt-get install hugo); timing Tagflow only")
 
     work = ROOT / ".build-bench-corpus"
-    corpus = work / f"posts-{args.posts}-seed-{args.seed}"
-    if not (corpus / "site.yml").exists():
-        print(f"generating {args.posts} posts into {corpus}")
-        subprocess.run([sys.executable, str(bench / "gen_corpus.py"), str(corpus), "--posts", str(args.posts),
-                        "--seed", str(args.seed)], check=True, stdout=subprocess.DEVNULL)
+    corpus = generated_corpus(bench, args.posts, args.seed)
     out_dir = pathlib.Path(args.out_dir) if args.out_dir else work
     out_dir.mkdir(parents=True, exist_ok=True)
     tagflow_out, hugo_out, floor_out = out_dir / "out-tagflow", out_dir / "out-hugo", out_dir / "out-floor"
