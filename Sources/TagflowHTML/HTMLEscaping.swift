@@ -48,6 +48,32 @@ public enum HTMLEscaping {
         }
     }
 
+    /// Appends the UTF-8 of `text`, escaped as ``escaped(_:)`` escapes it, to `output`.
+    ///
+    /// For writers that build a page as bytes: no escaped copy of `text` is made first.
+    public static func appendEscaped(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            // Runs without anything to escape are copied whole.
+            var runStart = 0
+            for index in 0..<bytes.count {
+                let entity: StaticString
+                switch bytes[index] {
+                case UInt8(ascii: "&"): entity = "&amp;"
+                case UInt8(ascii: "<"): entity = "&lt;"
+                case UInt8(ascii: ">"): entity = "&gt;"
+                case UInt8(ascii: "\""): entity = "&quot;"
+                case UInt8(ascii: "'"): entity = "&#39;"
+                default: continue
+                }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                entity.withUTF8Buffer { output.append(contentsOf: $0) }
+                runStart = index + 1
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+    }
+
     /// How many bytes escaping `byte` adds.
     @inline(__always)
     private static func extraLength(of byte: UInt8) -> Int {

@@ -50,6 +50,21 @@ import Testing
         }
     }
 
+    /// Escaping into a byte buffer appends exactly the bytes ``HTMLEscaping/escaped(_:)`` returns,
+    /// after whatever the buffer held.
+    @Test func appendingEscapedTextGivesTheEscapedBytes() {
+        let pieces = ["a", "&", "<", ">", "\"", "'", "\u{301}", "日", "🙂", " ", "&amp;", "\u{200D}"]
+        var texts = ["", String(repeating: "é<x", count: 5_000)]
+        for first in pieces {
+            for second in pieces { texts.append(first + second + first) }
+        }
+        for text in texts {
+            var output = Array("prefix>".utf8)
+            HTMLEscaping.appendEscaped(text, to: &output)
+            #expect(output == Array("prefix>".utf8) + Array(HTMLEscaping.escaped(text).utf8), "\(text)")
+        }
+    }
+
     /// The five entities turned back into their bytes.
     ///
     /// It works on bytes: `String.replacing`

@@ -519,7 +519,7 @@ struct SiteRenderer: Sendable {
     }
 
     private func page(_ path: String, _ template: String, _ context: [String: Any]) -> OutputFile {
-        OutputFile(path: Routes.file(for: path), text: theme.render(context, with: template))
+        OutputFile(path: Routes.file(for: path), contents: theme.bytes(rendering: context, with: template))
     }
 
     // MARK: Contexts

@@ -57,7 +57,8 @@ final class SharedContext: @unchecked Sendable, MustacheParent, CustomStringConv
 
     /// What a section body rendered from this context.
     struct Rendering {
-        var text: String
+        /// The UTF-8 text.
+        var bytes: [UInt8]
         /// The names it looked up that no context held.
         var missed: [String]
     }

@@ -28,12 +28,12 @@ internal import TagflowHTML
 /// `ThemeTests` compares the two renderers on every built-in template and on generated templates
 /// and contexts.
 struct TemplateProgram: Sendable {
-    /// A piece of a parsed template.
+    /// A piece of a parsed template, as compiled from swift-mustache's tokens (then laid out as
+    /// ``Code``).
     indirect enum Node: Sendable {
         case text(String)
         case variable(Name, escaped: Bool)
-        /// `id`: unique in the process, the key of what a ``SharedContext`` keeps of the body.
-        case section(Name, [Node], inverted: Bool, id: Int)
+        case section(Name, [Node], inverted: Bool)
         /// A partial, or a parent (`{{<name}}`) with the blocks it overrides.
         case partial(String, overrides: [String: [Node]]?)
         /// A `{{$name}}` block and what it shows when nothing overrides it.
@@ -58,26 +58,13 @@ struct TemplateProgram: Sendable {
     /// A value type ``render(_:with:)`` does not render the way swift-mustache would.
     struct Unsupported: Error {}
 
-    /// The context stack, and how deep into it the names looked up so far reached.
-    private struct State {
-        var stack: [Any]
-        /// The lowest stack index a lookup found a name at since this was last reset; `-1` after
-        /// a `{{$block}}`, whose text depends on the templates that include it.
-        var lowestRead = Int.max
-        /// The names looked up since the last reset that no context held.
-        var missed: [String] = []
-
-        mutating func read(downTo index: Int) { lowestRead = min(lowestRead, index) }
-
-        mutating func miss(_ names: [String]) {
-            for name in names where !missed.contains(name) { missed.append(name) }
-        }
-    }
-
-    /// The next section's ``Node/section(_:_:inverted:id:)`` identity.
+    /// The first ``Code`` section identity of the next program made: identities are unique in
+    /// the process, so what a ``SharedContext`` kept for one theme is never taken by another.
     private static let nextSectionID = Atomic<Int>(0)
 
-    private let templates: [String: [Node]]
+    private let code: Code
+    /// Each template's index in ``Code/templates``.
+    private let templateIndices: [String: Int]
 
     /// Compiles swift-mustache's parsed templates; fails when a template uses something this
     /// does not render exactly.
@@ -96,180 +83,441 @@ struct TemplateProgram: Sendable {
             guard let nodes = Self.nodes(tokens) else { return nil }
             compiled[name] = nodes
         }
-        self.templates = compiled
+        let names = compiled.keys.sorted()
+        templateIndices = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        code = Code(templates: names.map { compiled[$0]! }, indices: templateIndices) { count in
+            Self.nextSectionID.wrappingAdd(count, ordering: .relaxed).oldValue
+        }
     }
 
     // MARK: Rendering
 
-    /// Renders a context with the named template.
+    /// Renders a context with the named template, as text.
     ///
     /// - Returns: The text; `""` for a template that does not exist, as swift-mustache.
     /// - Throws: ``Unsupported`` when the context holds a value of another type.
     func render(_ context: Any, with name: String) throws(Unsupported) -> String {
-        guard let nodes = templates[name] else { return "" }
-        var output = ""
-        output.reserveCapacity(16_384)
-        var state = State(stack: [context])
-        try render(nodes, into: &output, state: &state, overrides: nil)
-        return output
+        String(decoding: try bytes(rendering: context, with: name), as: UTF8.self)
     }
 
-    private func render(
-        _ nodes: [Node], into output: inout String, state: inout State, overrides: [String: [Node]]?
-    ) throws(Unsupported) {
-        for node in nodes {
-            switch node {
-            case .text(let text):
-                output += text
-            case .variable(let name, let escaped):
-                guard let value = try lookUp(name, in: &state) else { continue }
-                let text = try Self.text(of: value)
-                output += escaped ? HTMLEscaping.escaped(text) : text
-            case .section(let name, let body, let inverted, let id):
-                let value = try lookUp(name, in: &state)
-                if inverted {
-                    try renderInverted(value, body, into: &output, state: &state, overrides: overrides)
-                } else {
-                    try renderSection(value, body, id: id, into: &output, state: &state, overrides: overrides)
-                }
-            case .partial(let name, let blocks):
-                guard let partial = templates[name] else { continue }
-                // Blocks already overridden by an outer template keep the outer override.
-                var merged = overrides
-                if let blocks { merged = (overrides ?? [:]).merging(blocks) { outer, _ in outer } }
-                try render(partial, into: &output, state: &state, overrides: merged)
-            case .block(let name, let fallback):
-                state.read(downTo: -1)
-                try render(overrides?[name] ?? fallback, into: &output, state: &state, overrides: overrides)
-            }
-        }
-    }
-
-    private func renderSection(
-        _ value: Any?, _ body: [Node], id: Int, into output: inout String, state: inout State,
-        overrides: [String: [Node]]?
-    ) throws(Unsupported) {
-        guard let value else { return }
-        if let flag = value as? Bool {
-            if flag { try render(body, into: &output, state: &state, overrides: overrides) }
-        } else if let items = Self.items(of: value) {
-            for index in 0..<items.count {
-                try render(body, id: id, pushing: items[index], into: &output, state: &state, overrides: overrides)
-            }
-        } else {
-            try Self.checkSupported(value)
-            try render(body, id: id, pushing: value, into: &output, state: &state, overrides: overrides)
-        }
-    }
-
-    /// Renders a section's body with `context` on top of the stack, or takes what a
-    /// ``SharedContext`` kept of it.
-    private func render(
-        _ body: [Node], id: Int, pushing context: Any, into output: inout String, state: inout State,
-        overrides: [String: [Node]]?
-    ) throws(Unsupported) {
-        // By exact type: on Linux, `as? SomeClass` of a dictionary first bridges it to an
-        // NSDictionary, which was 5% of a build.
-        guard Swift.type(of: context) == SharedContext.self, let shared = context as? SharedContext else {
-            state.stack.append(context)
-            defer { state.stack.removeLast() }
-            return try render(body, into: &output, state: &state, overrides: overrides)
-        }
-        if let kept = shared.rendering(of: id), Self.noneHolds(kept.missed, in: state.stack) {
-            output += kept.text
-            shared.countReuse()
-            // What contains this depends on those names staying missing too.
-            state.miss(kept.missed)
-            return
-        }
-        let level = state.stack.count
-        let (outerRead, outerMissed) = (state.lowestRead, state.missed)
-        (state.lowestRead, state.missed) = (Int.max, [])
-        let start = output.utf8.count
-        state.stack.append(context)
-        defer { state.stack.removeLast() }
-        try render(body, into: &output, state: &state, overrides: overrides)
-        if state.lowestRead >= level {
-            let utf8 = output.utf8
-            let text = String(decoding: utf8[utf8.index(utf8.startIndex, offsetBy: start)...], as: UTF8.self)
-            shared.keep(SharedContext.Rendering(text: text, missed: state.missed), of: id)
-        }
-        let missed = state.missed
-        (state.lowestRead, state.missed) = (min(outerRead, state.lowestRead), outerMissed)
-        state.miss(missed)
-    }
-
-    /// Whether no context of `stack` holds any of `names` (a kept text that looked them up and
-    /// missed is the same under this stack).
-    private static func noneHolds(_ names: [String], in stack: [Any]) -> Bool {
-        for name in names {
-            for frame in stack {
-                let found: Any?
-                do { found = try child(name, of: frame) } catch { return false }
-                if found != nil { return false }
-            }
-        }
-        return true
-    }
-
-    private func renderInverted(
-        _ value: Any?, _ body: [Node], into output: inout String, state: inout State, overrides: [String: [Node]]?
-    ) throws(Unsupported) {
-        guard let value else { return try render(body, into: &output, state: &state, overrides: overrides) }
-        if let flag = value as? Bool {
-            if !flag { try render(body, into: &output, state: &state, overrides: overrides) }
-        } else if let items = Self.items(of: value) {
-            guard items.isEmpty else { return }
-            // swift-mustache puts the empty list on the stack; nothing can be found in it.
-            state.stack.append([Any]())
-            defer { state.stack.removeLast() }
-            try render(body, into: &output, state: &state, overrides: overrides)
-        } else {
-            try Self.checkSupported(value)
-        }
-    }
-
-    /// The value `name` stands for, looked up as swift-mustache does.
+    /// Renders a context with the named template, as the UTF-8 bytes of ``render(_:with:)``.
     ///
-    /// The first part is looked up in the stack from the top down, the rest inside what that
-    /// found. Notes in `state` where it was found, or that it was not.
-    private func lookUp(_ name: Name, in state: inout State) throws(Unsupported) -> Any? {
-        guard let top = state.stack.last else { return nil }
-        if name.isCurrent || name.isTopOnly {
-            state.read(downTo: state.stack.count - 1)
-            return name.isCurrent ? top : try descend(name.path[...], from: top)
-        }
-        var index = state.stack.count - 1
-        while index >= 0 {
-            if let found = try Self.child(name.path[0], of: state.stack[index]) {
-                state.read(downTo: index)
-                return try descend(name.path.dropFirst(), from: found)
+    /// Pages are written as bytes: building them as bytes saves making a `String` of each and
+    /// each append's bookkeeping (string appends were 3% of a 10 000-post build).
+    func bytes(rendering context: Any, with name: String) throws(Unsupported) -> [UInt8] {
+        guard let template = templateIndices[name] else { return [] }
+        var run = Run(code: code, context: context)
+        try run.render(code.templates[template])
+        return run.output
+    }
+}
+
+extension TemplateProgram {
+    /// A compiled theme: every template's nodes laid out in one array of plain operations, the
+    /// texts in one byte buffer, the names in one list.
+    ///
+    /// Rendering walks indices into these: no enum payload is copied (and retained) per node and
+    /// no per-page dictionary of overrides is merged, which were a third of rendering.
+    fileprivate final class Code: Sendable {
+        /// One operation; a section's or block's body is the operations after it, up to `end`.
+        struct Operation {
+            enum Kind: UInt8 {
+                /// `text[first..<first + count]`.
+                case text
+                /// `names[first]`, escaped or not.
+                case escaped, raw
+                /// `names[first]`'s section, body up to `end`.
+                case section, invertedSection
+                /// The template `templates[first]` (`-1`: none of that name), with the overrides
+                /// `overrideLists[count]` (`-1`: none).
+                case partial
+                /// The block `blockNames[first]`, its default body up to `end`.
+                case block
             }
-            index -= 1
+            var kind: Kind
+            var first: Int32
+            var count: Int32
+            var end: Int32
         }
-        state.miss([name.path[0]])
-        return nil
+
+        /// A block a parent's caller overrides: `body` is a range of ``operations``.
+        struct Override {
+            var block: Int32
+            var body: Range<Int32>
+        }
+
+        let operations: [Operation]
+        let text: [UInt8]
+        let names: [Name]
+        /// Each template's operations.
+        let templates: [Range<Int32>]
+        /// The overrides of each partial that has them.
+        let overrideLists: [[Override]]
+        /// The section identity of the operation at index 0 (``SharedContext``'s key is this plus
+        /// the section's index).
+        let firstSectionID: Int
+
+        /// Lays out `templates` (their partials named by `indices`); `reserveIDs` takes a count
+        /// of identities and returns the first.
+        init(templates: [[Node]], indices: [String: Int], reserveIDs: (Int) -> Int) {
+            var layout = Layout(indices: indices)
+            var ranges: [Range<Int32>] = []
+            for nodes in templates {
+                let start = Int32(layout.operations.count)
+                layout.joinableText = nil
+                layout.add(nodes)
+                ranges.append(start..<Int32(layout.operations.count))
+            }
+            operations = layout.operations
+            text = layout.text
+            names = layout.names
+            overrideLists = layout.overrideLists
+            self.templates = ranges
+            firstSectionID = reserveIDs(max(layout.operations.count, 1))
+        }
+
+        /// The operations being laid out.
+        private struct Layout {
+            let indices: [String: Int]
+            var operations: [Operation] = []
+            var text: [UInt8] = []
+            var names: [Name] = []
+            var overrideLists: [[Override]] = []
+            var blockNames: [String: Int32] = [:]
+            /// The text operation a text that follows at once may be joined to: the last
+            /// operation, when it is a text and no body ended after it.
+            var joinableText: Int?
+
+            init(indices: [String: Int]) { self.indices = indices }
+
+            mutating func add(_ nodes: [Node]) {
+                for node in nodes {
+                    switch node {
+                    case .text(let string):
+                        let start = Int32(text.count)
+                        text.append(contentsOf: string.utf8)
+                        // Texts next to each other in one body are one copy.
+                        if let joinableText {
+                            operations[joinableText].count += Int32(string.utf8.count)
+                        } else {
+                            operations.append(
+                                Operation(kind: .text, first: start, count: Int32(string.utf8.count), end: 0))
+                            joinableText = operations.count - 1
+                        }
+                        continue
+                    case .variable(let name, let escaped):
+                        joinableText = nil
+                        names.append(name)
+                        operations.append(
+                            Operation(kind: escaped ? .escaped : .raw, first: Int32(names.count - 1), count: 0, end: 0))
+                    case .section(let name, let body, let inverted):
+                        names.append(name)
+                        addBody(
+                            Operation(
+                                kind: inverted ? .invertedSection : .section, first: Int32(names.count - 1), count: 0,
+                                end: 0), body)
+                    case .partial(let name, let overrides):
+                        var list = -1
+                        if let overrides {
+                            var entries: [Override] = []
+                            // In name order, so that a build lays a theme out the same way each time.
+                            for (block, body) in overrides.sorted(by: { $0.key < $1.key }) {
+                                // The body goes after this template's operations; a jump skips it.
+                                let jump = operations.count
+                                addBody(Operation(kind: .block, first: -1, count: 0, end: 0), body)
+                                entries.append(
+                                    Override(block: blockName(block), body: Int32(jump + 1)..<operations[jump].end))
+                            }
+                            overrideLists.append(entries)
+                            list = overrideLists.count - 1
+                        }
+                        operations.append(
+                            Operation(kind: .partial, first: Int32(indices[name] ?? -1), count: Int32(list), end: 0))
+                        joinableText = nil
+                    case .block(let name, let fallback):
+                        addBody(Operation(kind: .block, first: blockName(name), count: 0, end: 0), fallback)
+                    }
+                }
+            }
+
+            private mutating func addBody(_ operation: Operation, _ body: [Node]) {
+                let index = operations.count
+                operations.append(operation)
+                joinableText = nil
+                add(body)
+                operations[index].end = Int32(operations.count)
+                joinableText = nil
+            }
+
+            private mutating func blockName(_ name: String) -> Int32 {
+                if let known = blockNames[name] { return known }
+                let index = Int32(blockNames.count)
+                blockNames[name] = index
+                return index
+            }
+        }
     }
 
-    private func descend(_ path: ArraySlice<String>, from value: Any) throws(Unsupported) -> Any? {
-        var value = value
-        for part in path {
-            guard let child = try Self.child(part, of: value) else { return nil }
-            value = child
+    /// One context on the stack, sorted by type once when pushed rather than on every lookup.
+    private enum Frame {
+        case dictionary([String: Any])
+        case shared(SharedContext)
+        /// A text, number, flag or list: nothing is named in it.
+        case unnamed(Any)
+        /// A value of another type: a lookup that reaches it throws ``Unsupported``.
+        case unsupported(Any)
+
+        init(_ value: Any) {
+            // A cast that fails can be slow (a class to a dictionary), so the exact type decides
+            // first.
+            let type = Swift.type(of: value)
+            if type == [String: Any].self, let dictionary = value as? [String: Any] {
+                self = .dictionary(dictionary)
+            } else if type == SharedContext.self, let shared = value as? SharedContext {
+                self = .shared(shared)
+            } else if let dictionary = value as? [String: Any] {
+                self = .dictionary(dictionary)
+            } else if value is String || value is Int || value is Double || value is Bool || value is [Any] {
+                self = .unnamed(value)
+            } else {
+                self = .unsupported(value)
+            }
         }
-        return value
+
+        var value: Any {
+            switch self {
+            case .dictionary(let dictionary): dictionary
+            case .shared(let shared): shared
+            case .unnamed(let value), .unsupported(let value): value
+            }
+        }
+
+        func child(_ key: String) throws(Unsupported) -> Any? {
+            switch self {
+            case .dictionary(let dictionary): dictionary[key]
+            case .shared(let shared): shared.value(named: key)
+            case .unnamed: nil
+            case .unsupported: throw Unsupported()
+            }
+        }
     }
 
-    /// The value named `key` in `object`: a dictionary's entry; nothing in a text, number, flag
-    /// or list (swift-mustache's reflection finds no named children in them).
-    private static func child(_ key: String, of object: Any) throws(Unsupported) -> Any? {
-        // A cast that fails can be slow (a class to a dictionary), so the exact type decides.
-        let type = Swift.type(of: object)
-        if type == [String: Any].self, let dictionary = object as? [String: Any] { return dictionary[key] }
-        if type == SharedContext.self, let shared = object as? SharedContext { return shared.value(named: key) }
-        if let dictionary = object as? [String: Any] { return dictionary[key] }
-        if object is String || object is Int || object is Double || object is Bool || object is [Any] { return nil }
-        throw Unsupported()
+    /// One rendering: the output, the context stack, and how deep into it the names looked up
+    /// so far reached.
+    private struct Run {
+        let code: Code
+        var output: [UInt8] = []
+        var stack: [Frame]
+        /// The lowest stack index a lookup found a name at since this was last reset; `-1` after
+        /// a `{{$block}}`, whose text depends on the templates that include it.
+        var lowestRead = Int.max
+        /// The names looked up since the last reset that no context held.
+        var missed: [String] = []
+        /// The blocks overridden by the parents being rendered, outermost first: the first entry
+        /// for a block wins (an outer template's override stands over an inner one's).
+        var overrides: [Code.Override] = []
+
+        init(code: Code, context: Any) {
+            self.code = code
+            stack = [Frame(context)]
+            output.reserveCapacity(16_384)
+        }
+
+        mutating func read(downTo index: Int) { lowestRead = min(lowestRead, index) }
+
+        mutating func miss(_ name: String) {
+            if !missed.contains(name) { missed.append(name) }
+        }
+
+        mutating func render(_ range: Range<Int32>) throws(Unsupported) {
+            var index = Int(range.lowerBound)
+            let end = Int(range.upperBound)
+            while index < end {
+                let operation = code.operations[index]
+                switch operation.kind {
+                case .text:
+                    let start = Int(operation.first)
+                    code.text.withUnsafeBufferPointer { text in
+                        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<start + Int(operation.count)]))
+                    }
+                case .escaped, .raw:
+                    if let value = try lookUp(Int(operation.first)) {
+                        try Self.append(value, escaped: operation.kind == .escaped, to: &output)
+                    }
+                case .section:
+                    let value = try lookUp(Int(operation.first))
+                    try renderSection(value, body: Int32(index + 1)..<operation.end, id: code.firstSectionID + index)
+                    index = Int(operation.end)
+                    continue
+                case .invertedSection:
+                    let value = try lookUp(Int(operation.first))
+                    try renderInverted(value, body: Int32(index + 1)..<operation.end)
+                    index = Int(operation.end)
+                    continue
+                case .partial:
+                    guard operation.first >= 0 else { break }
+                    let template = code.templates[Int(operation.first)]
+                    guard operation.count >= 0 else {
+                        try render(template)
+                        break
+                    }
+                    let mark = overrides.count
+                    overrides.append(contentsOf: code.overrideLists[Int(operation.count)])
+                    defer { overrides.removeSubrange(mark...) }
+                    try render(template)
+                case .block:
+                    // `first == -1`: an override's body, laid out in line, skipped here.
+                    if operation.first >= 0 {
+                        read(downTo: -1)
+                        let body =
+                            overrides.first { $0.block == operation.first }?.body ?? Int32(index + 1)..<operation.end
+                        try render(body)
+                    }
+                    index = Int(operation.end)
+                    continue
+                }
+                index += 1
+            }
+        }
+
+        private mutating func renderSection(_ value: Any?, body: Range<Int32>, id: Int) throws(Unsupported) {
+            guard let value else { return }
+            if let flag = value as? Bool {
+                if flag { try render(body) }
+            } else if let items = Items(value) {
+                for index in 0..<items.count {
+                    try render(body, id: id, pushing: items.frame(at: index))
+                }
+            } else {
+                try Self.checkSupported(value)
+                try render(body, id: id, pushing: Frame(value))
+            }
+        }
+
+        /// Renders a section's body with `frame` on top of the stack, or takes what a
+        /// ``SharedContext`` kept of it.
+        private mutating func render(_ body: Range<Int32>, id: Int, pushing frame: Frame) throws(Unsupported) {
+            guard case .shared(let shared) = frame else {
+                stack.append(frame)
+                defer { stack.removeLast() }
+                return try render(body)
+            }
+            if let kept = shared.rendering(of: id), noneHolds(kept.missed) {
+                output.append(contentsOf: kept.bytes)
+                shared.countReuse()
+                // What contains this depends on those names staying missing too.
+                for name in kept.missed { miss(name) }
+                return
+            }
+            let level = stack.count
+            let (outerRead, outerMissed) = (lowestRead, missed)
+            (lowestRead, missed) = (Int.max, [])
+            let start = output.count
+            stack.append(frame)
+            defer { stack.removeLast() }
+            try render(body)
+            if lowestRead >= level {
+                shared.keep(SharedContext.Rendering(bytes: Array(output[start...]), missed: missed), of: id)
+            }
+            let inner = missed
+            (lowestRead, missed) = (min(outerRead, lowestRead), outerMissed)
+            for name in inner { miss(name) }
+        }
+
+        /// Whether no context of the stack holds any of `names` (a kept text that looked them up
+        /// and missed is the same under this stack).
+        private func noneHolds(_ names: [String]) -> Bool {
+            for name in names {
+                for frame in stack {
+                    let found: Any?
+                    // A value it cannot look into: render again rather than decide.
+                    do { found = try frame.child(name) } catch { return false }
+                    if found != nil { return false }
+                }
+            }
+            return true
+        }
+
+        private mutating func renderInverted(_ value: Any?, body: Range<Int32>) throws(Unsupported) {
+            guard let value else { return try render(body) }
+            if let flag = value as? Bool {
+                if !flag { try render(body) }
+            } else if let items = Items(value) {
+                guard items.count == 0 else { return }
+                // swift-mustache puts the empty list on the stack; nothing can be found in it.
+                stack.append(.unnamed([Any]()))
+                defer { stack.removeLast() }
+                try render(body)
+            } else {
+                try Self.checkSupported(value)
+            }
+        }
+
+        /// The value the name `names[index]` stands for, looked up as swift-mustache does.
+        ///
+        /// The first part is looked up in the stack from the top down, the rest inside what that
+        /// found. Notes where it was found, or that it was not.
+        private mutating func lookUp(_ index: Int) throws(Unsupported) -> Any? {
+            let name = code.names[index]
+            let top = stack.count - 1
+            if name.isCurrent || name.isTopOnly {
+                read(downTo: top)
+                if name.isCurrent { return stack[top].value }
+                guard let found = try stack[top].child(name.path[0]) else { return nil }
+                return try Self.descend(name.path.dropFirst(), from: found)
+            }
+            let first = name.path[0]
+            var level = top
+            while level >= 0 {
+                if let found = try stack[level].child(first) {
+                    read(downTo: level)
+                    return name.path.count == 1 ? found : try Self.descend(name.path.dropFirst(), from: found)
+                }
+                level -= 1
+            }
+            miss(first)
+            return nil
+        }
+
+        private static func descend(_ path: ArraySlice<String>, from value: Any) throws(Unsupported) -> Any? {
+            var value = value
+            for part in path {
+                guard let child = try Frame(value).child(part) else { return nil }
+                value = child
+            }
+            return value
+        }
+
+        private static func checkSupported(_ value: Any) throws(Unsupported) {
+            guard
+                Swift.type(of: value) == SharedContext.self || value is String || value is Int || value is Double
+                    || value is [String: Any]
+            else {
+                throw Unsupported()
+            }
+        }
+
+        /// Appends what `{{name}}` shows of a value, as swift-mustache's `String(describing:)`.
+        private static func append(_ value: Any, escaped: Bool, to output: inout [UInt8]) throws(Unsupported) {
+            let text: String
+            if let string = value as? String {
+                text = string
+            } else if let number = value as? Int {
+                text = String(describing: number)
+            } else if let number = value as? Double {
+                text = String(describing: number)
+            } else if let flag = value as? Bool {
+                text = String(describing: flag)
+            } else {
+                throw Unsupported()
+            }
+            if escaped {
+                HTMLEscaping.appendEscaped(text, to: &output)
+            } else {
+                var text = text
+                text.withUTF8 { output.append(contentsOf: $0) }
+            }
+        }
     }
 
     /// A list, read without converting it to `[Any]` (which boxes every item again).
@@ -278,7 +526,21 @@ struct TemplateProgram: Sendable {
         case dictionaries([[String: Any]])
         case other([Any])
 
-        var isEmpty: Bool { count == 0 }
+        /// A list's items, `nil` for a value that is not a list.
+        init?(_ value: Any) {
+            // Exact types first: a cast from one array type to another that fails casts the items
+            // one by one before it does.
+            let type = Swift.type(of: value)
+            if type == [SharedContext].self, let list = value as? [SharedContext] {
+                self = .shared(list)
+            } else if type == [[String: Any]].self, let list = value as? [[String: Any]] {
+                self = .dictionaries(list)
+            } else if let list = value as? [Any] {
+                self = .other(list)
+            } else {
+                return nil
+            }
+        }
 
         var count: Int {
             switch self {
@@ -288,44 +550,17 @@ struct TemplateProgram: Sendable {
             }
         }
 
-        subscript(index: Int) -> Any {
+        func frame(at index: Int) -> Frame {
             switch self {
-            case .shared(let list): list[index]
-            case .dictionaries(let list): list[index]
-            case .other(let list): list[index]
+            case .shared(let list): .shared(list[index])
+            case .dictionaries(let list): .dictionary(list[index])
+            case .other(let list): Frame(list[index])
             }
         }
     }
+}
 
-    /// A list's items, `nil` for a value that is not a list.
-    private static func items(of value: Any) -> Items? {
-        // Exact types first: a cast from one array type to another that fails casts the items
-        // one by one before it does.
-        let type = Swift.type(of: value)
-        if type == [SharedContext].self, let list = value as? [SharedContext] { return .shared(list) }
-        if type == [[String: Any]].self, let list = value as? [[String: Any]] { return .dictionaries(list) }
-        if let list = value as? [Any] { return .other(list) }
-        return nil
-    }
-
-    private static func checkSupported(_ value: Any) throws(Unsupported) {
-        guard
-            Swift.type(of: value) == SharedContext.self || value is String || value is Int || value is Double
-                || value is [String: Any]
-        else {
-            throw Unsupported()
-        }
-    }
-
-    /// What `{{name}}` shows of a value, as swift-mustache's `String(describing:)`.
-    private static func text(of value: Any) throws(Unsupported) -> String {
-        if let text = value as? String { return text }
-        if let number = value as? Int { return String(describing: number) }
-        if let number = value as? Double { return String(describing: number) }
-        if let flag = value as? Bool { return String(describing: flag) }
-        throw Unsupported()
-    }
-
+extension TemplateProgram {
     // MARK: Compiling
 
     /// The parsed tokens of a template, read by reflection (swift-mustache keeps them internal).
@@ -359,8 +594,7 @@ struct TemplateProgram: Sendable {
                 nodes.append(.variable(Name(name), escaped: escaped))
             case .section(let name, let body, let inverted):
                 guard let bodyNodes = Self.nodes(of: body) else { return nil }
-                let id = nextSectionID.wrappingAdd(1, ordering: .relaxed).oldValue
-                nodes.append(.section(Name(name), bodyNodes, inverted: inverted, id: id))
+                nodes.append(.section(Name(name), bodyNodes, inverted: inverted))
             case .partial(let name, let blocks):
                 var overrides: [String: [Node]]?
                 if let blocks {

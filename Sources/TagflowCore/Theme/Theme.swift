@@ -112,6 +112,13 @@ public struct Theme: Sendable {
         return referenceRender(context, with: name)
     }
 
+    /// Renders a context with the named template, as UTF-8 bytes (what ``render(_:with:)``
+    /// returns, without making a `String` of it when the template program renders it).
+    func bytes(rendering context: [String: Any], with name: String) -> [UInt8] {
+        if let program, let bytes = try? program.bytes(rendering: context, with: name) { return bytes }
+        return Array(referenceRender(context, with: name).utf8)
+    }
+
     /// Renders with swift-mustache itself: for values ``TemplateProgram`` does not handle, and
     /// for tests that compare the two.
     func referenceRender(_ context: [String: Any], with name: String) -> String {
