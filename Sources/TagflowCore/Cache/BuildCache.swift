@@ -10,8 +10,9 @@ import Foundation
 /// any time; the next build is then a full one.
 struct BuildCache: Sendable {
     static let folderName = ".tagflow-cache"
-    /// Bumped whenever what a build writes for the same inputs changes in a way the version does not.
-    static let formatVersion = 2
+    /// Bumped whenever what a build writes for the same inputs changes in a way the version does
+    /// not, or ``Digest`` makes its digests another way (3: four lanes for long inputs).
+    static let formatVersion = 3
 
     /// What the last successful build read and wrote.
     struct Manifest: Codable, Equatable, Sendable {

@@ -1,8 +1,10 @@
 /// A 128-bit fingerprint of bytes, for telling whether a build's inputs changed.
 ///
-/// Fast (8 bytes a step, two independent lanes) and stable across runs and machines, unlike
-/// Swift's `Hasher`, which is seeded per process. Not cryptographic: it guards against accidents
-/// (an edited file), not against someone crafting a collision in their own blog.
+/// Fast (long inputs 32 bytes a step in four independent lanes) and stable across runs and
+/// machines, unlike Swift's `Hasher`, which is seeded per process. Not cryptographic: it guards
+/// against accidents (an edited file), not against someone crafting a collision in their own
+/// blog. Digests are stored in the build cache: a change to how they are made must change
+/// ``BuildCache/formatVersion``.
 struct Digest: Sendable, Hashable, CustomStringConvertible {
     private var first: UInt64 = 0x9E37_79B9_7F4A_7C15
     private var second: UInt64 = 0xC2B2_AE3D_27D4_EB4F
@@ -13,6 +15,22 @@ struct Digest: Sendable, Hashable, CustomStringConvertible {
     /// Adds bytes.
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
+        if bytes.count >= 64 {
+            // Each step of a lane waits for its last multiply; four lanes keep the core busy (a
+            // source file's digest was 2% of a 10 000-post build with one chain of steps).
+            var lanes = (first, second, first ^ 0x6A09_E667_F3BC_C908, second ^ 0xBB67_AE85_84CA_A73B)
+            while offset + 32 <= bytes.count {
+                lanes.0 = Self.round(lanes.0, bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                lanes.1 = Self.round(lanes.1, bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+                lanes.2 = Self.round(lanes.2, bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
+                lanes.3 = Self.round(lanes.3, bytes.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+                offset += 32
+            }
+            mix(lanes.0)
+            mix(lanes.1)
+            mix(lanes.2)
+            mix(lanes.3)
+        }
         while offset + 8 <= bytes.count {
             mix(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             offset += 8
@@ -51,6 +69,13 @@ struct Digest: Sendable, Hashable, CustomStringConvertible {
         second =
             ((second ^ (word &* 0x52DC_E729_DA3E_D5B1)) << 27 | (second ^ (word &* 0x52DC_E729_DA3E_D5B1)) >> 37)
             &* 0x9FB2_1C65_1E98_DF25 &+ first
+    }
+
+    /// One lane's step (xxHash64's round).
+    @inline(__always)
+    private static func round(_ lane: UInt64, _ word: UInt64) -> UInt64 {
+        let sum = lane &+ word &* 0xC2B2_AE3D_27D4_EB4F
+        return (sum << 31 | sum >> 33) &* 0x9E37_79B1_85EB_CA87
     }
 
     private static func finish(_ value: UInt64) -> UInt64 {

@@ -126,7 +126,8 @@ extension TemplateProgram {
                 case text
                 /// `names[first]`, escaped or not.
                 case escaped, raw
-                /// `names[first]`'s section, body up to `end`.
+                /// `names[first]`'s section, body up to `end`; for a section, `count` is the index
+                /// of the first section laid out with the same body, whose identity it shares.
                 case section, invertedSection
                 /// The template `templates[first]` (`-1`: none of that name), with the overrides
                 /// `overrideLists[count]` (`-1`: none).
@@ -184,6 +185,8 @@ extension TemplateProgram {
             var names: [Name] = []
             var overrideLists: [[Override]] = []
             var blockNames: [String: Int32] = [:]
+            /// The first section laid out with each body, by ``key(of:)``.
+            var sectionsByBody: [String: Int32] = [:]
             /// The text operation a text that follows at once may be joined to: the last
             /// operation, when it is a text and no body ended after it.
             var joinableText: Int?
@@ -212,10 +215,16 @@ extension TemplateProgram {
                             Operation(kind: escaped ? .escaped : .raw, first: Int32(names.count - 1), count: 0, end: 0))
                     case .section(let name, let body, let inverted):
                         names.append(name)
+                        // Sections with the same body render a shared context the same way (see
+                        // ``SharedContext``): one kept text serves them all, e.g. a post's entry
+                        // in the home page's list and in its tags' lists.
+                        let sameBody = Self.key(of: body)
+                        let identity = sectionsByBody[sameBody] ?? Int32(operations.count)
+                        if !inverted { sectionsByBody[sameBody] = identity }
                         addBody(
                             Operation(
-                                kind: inverted ? .invertedSection : .section, first: Int32(names.count - 1), count: 0,
-                                end: 0), body)
+                                kind: inverted ? .invertedSection : .section, first: Int32(names.count - 1),
+                                count: identity, end: 0), body)
                     case .partial(let name, let overrides):
                         var list = -1
                         if let overrides {
@@ -238,6 +247,44 @@ extension TemplateProgram {
                         addBody(Operation(kind: .block, first: blockName(name), count: 0, end: 0), fallback)
                     }
                 }
+            }
+
+            /// A text that tells nodes apart exactly: two lists of nodes have the same key only
+            /// if they are the same.
+            static func key(of nodes: [Node]) -> String {
+                var key = ""
+                func add(_ text: String) { key += "\(text.utf8.count):\(text)" }
+                func add(_ name: Name) {
+                    key += name.isCurrent ? "c" : name.isTopOnly ? "o" : "n"
+                    key += "\(name.path.count)"
+                    name.path.forEach(add)
+                }
+                for node in nodes {
+                    switch node {
+                    case .text(let text):
+                        key += "t"
+                        add(text)
+                    case .variable(let name, let escaped):
+                        key += escaped ? "e" : "r"
+                        add(name)
+                    case .section(let name, let body, let inverted):
+                        key += inverted ? "i" : "s"
+                        add(name)
+                        add(Self.key(of: body))
+                    case .partial(let name, let overrides):
+                        key += overrides == nil ? "p" : "P\(overrides?.count ?? 0)"
+                        add(name)
+                        for (block, body) in (overrides ?? [:]).sorted(by: { $0.key < $1.key }) {
+                            add(block)
+                            add(Self.key(of: body))
+                        }
+                    case .block(let name, let fallback):
+                        key += "b"
+                        add(name)
+                        add(Self.key(of: fallback))
+                    }
+                }
+                return key
             }
 
             private mutating func addBody(_ operation: Operation, _ body: [Node]) {
@@ -346,7 +393,8 @@ extension TemplateProgram {
                     }
                 case .section:
                     let value = try lookUp(Int(operation.first))
-                    try renderSection(value, body: Int32(index + 1)..<operation.end, id: code.firstSectionID + index)
+                    try renderSection(
+                        value, body: Int32(index + 1)..<operation.end, id: code.firstSectionID + Int(operation.count))
                     index = Int(operation.end)
                     continue
                 case .invertedSection:

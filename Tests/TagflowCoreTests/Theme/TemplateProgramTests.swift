@@ -37,6 +37,26 @@ import Testing
         }
     }
 
+    /// Sections with the same body, in any template and under any name, render a shared context
+    /// once: a post's entry in the home list is the one its tags' lists show.
+    @Test func sectionsWithTheSameBodyShareWhatTheyKeep() throws {
+        let sources = [
+            "home": "<h>{{#posts}}{{> entry}}{{/posts}}</h>",
+            "tag": "<t>{{#listed}}{{> entry}}{{/listed}}</t>",
+            "framed": "{{#posts}}[{{> entry}}]{{/posts}}",
+            "entry": "({{title}})",
+        ]
+        let parsed = try sources.mapValues { try MustacheTemplate(string: Theme.escapingPragma + $0) }
+        let program = try #require(TemplateProgram(parsed, escaping: Theme.escapingContentType))
+        let item = SharedContext(["title": "x"])
+        #expect(try program.render(["posts": [item]], with: "home") == "<h>(x)</h>")
+        #expect(item.keptCount == 1 && item.reuseCount == 0)
+        #expect(try program.render(["listed": [item]], with: "tag") == "<t>(x)</t>")
+        #expect(item.keptCount == 1 && item.reuseCount == 1, "the tag list took the home list's text")
+        #expect(try program.render(["posts": [item]], with: "framed") == "[(x)]")
+        #expect(item.keptCount == 2 && item.reuseCount == 1, "another body keeps a text of its own")
+    }
+
     /// A section body's text is kept in a shared context only when it read nothing below it on
     /// the stack, and a kept text is what rendering again would give.
     @Test func keepsOnlyWhatDependsOnTheSharedContextAlone() throws {
