@@ -128,6 +128,41 @@ import Testing
         #expect(renderer.render("# Hello, World!").html == renderer.render("# Hello, World!").html)
     }
 
+    /// Heading ids put into the document's HTML in one pass give what rendering each heading by
+    /// itself gives: for headings anywhere (lists, quotes, footnotes, beside tables), for text,
+    /// code and URLs that spell `<h2>`, and with raw HTML (dropped, or kept: then each heading is
+    /// rendered by itself).
+    @Test func headingIDsInOnePassMatchHeadingsRenderedOneByOne() {
+        let documents = [
+            "# One\n\ntext\n\n## Two\n\n### Three\n",
+            "Setext\n======\n\n- # In a list\n  ## Deeper\n\n> ## Quoted\n> text\n",
+            "Text with a note.[^n]\n\n[^n]: A note.\n\n    # not a heading\n\n## After\n",
+            "[^a]\n\n[^a]: # Heading in a note\n\n# Main\n",
+            "| a | b |\n|---|---|\n| <h2> | `<h3>` |\n\n## Table above\n",
+            "`<h1>` and \\<h2> and &lt;h3&gt;\n\n```\n<h4>\n```\n\n#### Real\n",
+            "[<h2>](</x<h2>> \"<h2>\") ![<h5>](/i.png \"<h6>\") <https://e.org/<h2>>\n\n## End\n",
+            "<h2>raw</h2>\n\n## Real one\n\nInline <h3>raw</h3> html.\n\n###### Six\n",
+            "# Same\n\n# Same\n\n# `Same`\n\n# *Same* <span>x</span>\n",
+            "No headings at all, <h1>only raw</h1>.\n",
+            "```tagflow-chips\na, b\n```\n\n# After an embed\n",
+            "# \"Quotes\" & <ampersands>\n\n## 标签 布局 🙂\n",
+        ]
+        for allowsRawHTML in [false, true] {
+            let renderer = MarkdownRenderer(
+                options: MarkdownOptions(allowsRawHTML: allowsRawHTML, embedLanguages: ["tagflow-chips"]))
+            for document in documents {
+                let onePass = renderer.render(document, firstLine: 1, headingIDsInOnePass: true)
+                let oneByOne = renderer.render(document, firstLine: 1, headingIDsInOnePass: false)
+                #expect(onePass.html == oneByOne.html, "\(document)")
+                #expect(onePass.headings == oneByOne.headings, "\(document)")
+                #expect(onePass.embeds == oneByOne.embeds, "\(document)")
+                for heading in onePass.headings {
+                    #expect(onePass.html.contains("<h\(heading.level) id=\""), "\(document)")
+                }
+            }
+        }
+    }
+
     @Test func prefixesRootRelativeURLs() {
         let renderer = MarkdownRenderer(options: MarkdownOptions(rootPathPrefix: "/blog"))
         let html = renderer.render("[a](/posts/x/) [b](//cdn.example/x) [c](https://e.org/) ![i](/images/f.svg)").html

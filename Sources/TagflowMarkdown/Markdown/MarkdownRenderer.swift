@@ -37,6 +37,12 @@ public struct MarkdownRenderer: Sendable {
     /// - Returns: The HTML and what was learnt while rendering it.
     /// - Complexity: O(*n*) in the length of the text.
     public func render(_ markdown: String, firstLine: Int = 1) -> RenderedMarkdown {
+        render(markdown, firstLine: firstLine, headingIDsInOnePass: true)
+    }
+
+    /// ``render(_:firstLine:)``, with each heading rendered by itself when `headingIDsInOnePass`
+    /// is false (for tests that compare the two ways).
+    func render(_ markdown: String, firstLine: Int, headingIDsInOnePass: Bool) -> RenderedMarkdown {
         let cmarkOptions = Self.cmarkOptions(for: options)
         // Every allocation cmark-gfm makes for this document comes from one arena, freed in one
         // go at the end: nothing here frees a node, a parser or a buffer by itself.
@@ -77,7 +83,21 @@ public struct MarkdownRenderer: Sendable {
         var rewrite = TreeRewrite(options: options, firstLine: firstLine, memory: memory)
         rewrite.collect(from: root)
         rewrite.apply(extensions: extensions, cmarkOptions: cmarkOptions)
-        let html = Self.renderHTML(root, options: cmarkOptions, extensions: extensions, memory: memory)
+        var html: String
+        if !headingIDsInOnePass, rewrite.headingIDsGoInHTML {
+            rewrite.renderHeadingsWithIDs(extensions: extensions, cmarkOptions: cmarkOptions)
+        }
+        if rewrite.headingIDsGoInHTML {
+            let rendered = cmark_render_html_with_mem(root, cmarkOptions, extensions, memory)
+            if let withIDs = rendered.flatMap({ rewrite.htmlWithHeadingIDs($0) }) {
+                html = withIDs
+            } else {
+                rewrite.renderHeadingsWithIDs(extensions: extensions, cmarkOptions: cmarkOptions)
+                html = Self.renderHTML(root, options: cmarkOptions, extensions: extensions, memory: memory)
+            }
+        } else {
+            html = Self.renderHTML(root, options: cmarkOptions, extensions: extensions, memory: memory)
+        }
         return RenderedMarkdown(
             html: html,
             headings: rewrite.headings,
@@ -204,7 +224,13 @@ struct TreeRewrite {
     var firstParagraph = ""
     var wordCount = 0
 
+    /// Whether each heading's id is still to be put into the document's HTML (by
+    /// ``htmlWithHeadingIDs(_:)``, or ``renderHeadingsWithIDs(extensions:cmarkOptions:)``).
+    private(set) var headingIDsGoInHTML = false
+
     private var headingNodes: [OpaquePointer] = []
+    /// Whether raw HTML is kept in the document: its tags could look like a heading's.
+    private var keepsRawHTML = false
     private var embedNodes: [OpaquePointer] = []
     private var rawHTMLNodes: [OpaquePointer] = []
     private var ids = HeadingIDs()
@@ -242,7 +268,7 @@ struct TreeRewrite {
             case CMARK_NODE_TEXT, CMARK_NODE_CODE:
                 wordCount += Self.words(inCString: cmark_node_get_literal(node))
             case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
-                if !options.allowsRawHTML { rawHTMLNodes.append(node) }
+                if options.allowsRawHTML { keepsRawHTML = true } else { rawHTMLNodes.append(node) }
             case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
                 prefixRootRelativeURL(of: node)
             default:
@@ -258,18 +284,12 @@ struct TreeRewrite {
         for node in headingNodes {
             let level = Int(cmark_node_get_heading_level(node))
             let text = plainText(of: node)
-            let id = ids.id(for: text)
-            headings.append(MarkdownHeading(level: level, text: text, id: id))
-            var html = MarkdownRenderer.renderHTML(
-                node, options: cmarkOptions, extensions: extensions, memory: memory)
-            // cmark renders "<hN>…</hN>\n"; give the open tag its id.
-            let openTag = "<h\(level)"
-            if html.hasPrefix(openTag) {
-                html.insert(
-                    contentsOf: " id=\"\(Self.escapeAttribute(id))\"",
-                    at: html.index(html.startIndex, offsetBy: openTag.count))
-            }
-            replace(node, withLiteralHTML: html)
+            headings.append(MarkdownHeading(level: level, text: text, id: ids.id(for: text)))
+        }
+        if keepsRawHTML {
+            renderHeadingsWithIDs(extensions: extensions, cmarkOptions: cmarkOptions)
+        } else {
+            headingIDsGoInHTML = !headings.isEmpty
         }
         for (index, node) in embedNodes.enumerated() {
             let info = literal(cmark_node_get_fence_info(node))
@@ -285,6 +305,60 @@ struct TreeRewrite {
                 ))
             replace(node, withLiteralHTML: placeholder + "\n")
         }
+    }
+
+    /// Renders each heading by itself with its id, in place of its node: the way that holds
+    /// whatever else the document's HTML contains. Rendering a heading alone is as long as
+    /// rendering the rest of its document, so it is left for documents with raw HTML.
+    mutating func renderHeadingsWithIDs(extensions: UnsafeMutablePointer<cmark_llist>?, cmarkOptions: Int32) {
+        headingIDsGoInHTML = false
+        for (node, heading) in zip(headingNodes, headings) {
+            var html = MarkdownRenderer.renderHTML(
+                node, options: cmarkOptions, extensions: extensions, memory: memory)
+            // cmark renders "<hN>…</hN>\n"; give the open tag its id.
+            let openTag = "<h\(heading.level)"
+            if html.hasPrefix(openTag) {
+                html.insert(
+                    contentsOf: " id=\"\(Self.escapeAttribute(heading.id))\"",
+                    at: html.index(html.startIndex, offsetBy: openTag.count))
+            }
+            replace(node, withLiteralHTML: html)
+        }
+    }
+
+    /// The document's HTML with each heading's id in its open tag, or `nil` unless the open
+    /// tags `<h1>`…`<h6>` in it are exactly the headings, level for level.
+    ///
+    /// Without raw HTML, only a heading writes such a tag: text, code and attribute values are
+    /// escaped, so a `<` in them is `&lt;`, and Tagflow's own blocks (embeds) are comments.
+    func htmlWithHeadingIDs(_ rendered: UnsafePointer<CChar>) -> String? {
+        let bytes = UnsafeRawBufferPointer(start: rendered, count: strlen(rendered))
+        var tags: [Int] = []  // the offset of each open tag's `>`
+        tags.reserveCapacity(headings.count)
+        var index = 0
+        while index + 3 < bytes.count {
+            guard let found = memchr(bytes.baseAddress! + index, 0x3C, bytes.count - 3 - index) else { break }
+            let at = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
+            let level = bytes[at + 2] &- UInt8(ascii: "0")
+            if bytes[at + 1] == UInt8(ascii: "h"), (1...6).contains(level), bytes[at + 3] == UInt8(ascii: ">") {
+                guard tags.count < headings.count, headings[tags.count].level == Int(level) else { return nil }
+                tags.append(at + 3)
+            }
+            index = at + 1
+        }
+        guard tags.count == headings.count else { return nil }
+        var html = [UInt8]()
+        html.reserveCapacity(bytes.count + headings.count * 32)
+        var copied = 0
+        for (tag, heading) in zip(tags, headings) {
+            html.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<tag]))
+            html.append(contentsOf: #" id=""#.utf8)
+            HTMLEscaping.appendEscaped(heading.id, to: &html)
+            html.append(UInt8(ascii: "\""))
+            copied = tag
+        }
+        html.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied...]))
+        return String(decoding: html, as: UTF8.self)
     }
 
     /// Swaps a block for a custom block whose HTML is `html` as is (custom blocks are written
