@@ -28,6 +28,7 @@ import bench  # noqa: E402  (the corpus, as the Hugo benchmark makes it)
 def build(tagflow, corpus, output):
     """One full build; returns (wall s, user s, system s, peak MiB). Fails loudly on a non-zero exit."""
     shutil.rmtree(output, ignore_errors=True)
+    os.sync()  # the previous build's writeback (when OUT is on disk) is not this one's cost
     start = time.monotonic()
     process = subprocess.Popen(
         [str(tagflow), "build", str(corpus), "--output", str(output), "--no-cache", "--quiet"],

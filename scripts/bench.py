@@ -9,7 +9,8 @@ runs reuse it), then builds it RUNS times with Tagflow and with Debian's `hugo` 
 each into a new folder of its own (a full build; run_hugo.sh's own `rm -rf` then finds nothing to
 delete). The folders are deleted after the last timed build, not between builds: on some file
 systems creating files soon after deleting many is slow, and that cost would fall on whichever
-build came next. Then, with the output
+build came next, and the disk is synced before each timed build, so that no build pays for
+writing back another one's files. Then, with the output
 and cache of the last Tagflow build in place, it times Tagflow again with nothing changed, and
 after editing one post. Prints medians of wall time, CPU time and peak memory, and the ratios.
 
@@ -41,7 +42,13 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def run(cmd, env=None):
-    """Runs cmd; returns (wall seconds, CPU seconds, peak MiB). Fails loudly on a non-zero exit."""
+    """Runs cmd; returns (wall seconds, CPU seconds, peak MiB). Fails loudly on a non-zero exit.
+
+    The disk is synced first, outside the timing: otherwise the kernel writes back the files of
+    the build before (a few hundred MB) while this one runs, on the same two cores, and each
+    build is timed with part of another one's cost, more of it the longer it runs.
+    """
+    os.sync()
     start = time.monotonic()
     process = subprocess.Popen(
         cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
