@@ -11,4 +11,14 @@ int tagflow_exchange_paths(const char *first, const char *second);
 /// attribute reads). Returns 0 on success, -1 with errno set otherwise.
 int tagflow_remove_tree(const char *path);
 
+/// Whether the start of the file at `path` is in memory (the page cache): 1 if it is, 0 if
+/// reading it would wait for the disk, -1 if that cannot be told (a file that cannot be opened or
+/// mapped). Maps its first page and asks mincore; reads nothing, so never waits for the disk.
+int tagflow_file_is_cached(const char *path);
+
+/// Asks the system to start reading the file at `path` into memory, without waiting for it
+/// (Linux posix_fadvise(POSIX_FADV_WILLNEED), macOS fcntl(F_RDADVISE)). Returns 0, or -1 with
+/// errno set.
+int tagflow_read_ahead(const char *path);
+
 #endif

@@ -71,10 +71,13 @@ struct ContentLoader: Sendable {
     func load(progress: BuildProgress? = nil) async -> Result {
         let (files, diagnostics) = listing()
         progress?.setTotal(files.count)
+        let root = siteRoot.path
+        let readAhead = ReadAhead(paths: files.map { root + "/" + $0.0 })
         let loaded = await ParallelMap.map(files) { file, kind in
             defer { progress?.advance() }
             return self.loadFile(file, kind: kind)
         }
+        readAhead.stop()
         return Result(files: loaded, listingDiagnostics: diagnostics)
     }
 

@@ -83,9 +83,9 @@ struct TemplateProgram: Sendable {
             guard let nodes = Self.nodes(tokens) else { return nil }
             compiled[name] = nodes
         }
-        let names = compiled.keys.sorted()
-        templateIndices = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
-        code = Code(templates: names.map { compiled[$0]! }, indices: templateIndices) { count in
+        let sorted = compiled.sorted { $0.key < $1.key }
+        templateIndices = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1.key, $0) })
+        code = Code(templates: sorted.map(\.value), indices: templateIndices) { count in
             Self.nextSectionID.wrappingAdd(count, ordering: .relaxed).oldValue
         }
     }
@@ -384,8 +384,9 @@ extension TemplateProgram {
                 switch operation.kind {
                 case .text:
                     let start = Int(operation.first)
+                    let textEnd = start + Int(operation.count)
                     code.text.withUnsafeBufferPointer { text in
-                        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<start + Int(operation.count)]))
+                        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<textEnd]))
                     }
                 case .escaped, .raw:
                     if let value = try lookUp(Int(operation.first)) {

@@ -307,9 +307,10 @@ struct TreeRewrite {
         }
     }
 
-    /// Renders each heading by itself with its id, in place of its node: the way that holds
-    /// whatever else the document's HTML contains. Rendering a heading alone is as long as
-    /// rendering the rest of its document, so it is left for documents with raw HTML.
+    /// Renders each heading by itself with its id, in place of its node.
+    ///
+    /// That way holds whatever else the document's HTML contains, but rendering a heading alone
+    /// is as long as rendering the rest of its document, so it is left for documents with raw HTML.
     mutating func renderHeadingsWithIDs(extensions: UnsafeMutablePointer<cmark_llist>?, cmarkOptions: Int32) {
         headingIDsGoInHTML = false
         for (node, heading) in zip(headingNodes, headings) {
@@ -332,13 +333,14 @@ struct TreeRewrite {
     /// Without raw HTML, only a heading writes such a tag: text, code and attribute values are
     /// escaped, so a `<` in them is `&lt;`, and Tagflow's own blocks (embeds) are comments.
     func htmlWithHeadingIDs(_ rendered: UnsafePointer<CChar>) -> String? {
-        let bytes = UnsafeRawBufferPointer(start: rendered, count: strlen(rendered))
+        let start = UnsafeRawPointer(rendered)
+        let bytes = UnsafeRawBufferPointer(start: start, count: strlen(rendered))
         var tags: [Int] = []  // the offset of each open tag's `>`
         tags.reserveCapacity(headings.count)
         var index = 0
         while index + 3 < bytes.count {
-            guard let found = memchr(bytes.baseAddress! + index, 0x3C, bytes.count - 3 - index) else { break }
-            let at = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
+            guard let found = memchr(start + index, 0x3C, bytes.count - 3 - index) else { break }
+            let at = start.distance(to: UnsafeRawPointer(found))
             let level = bytes[at + 2] &- UInt8(ascii: "0")
             if bytes[at + 1] == UInt8(ascii: "h"), (1...6).contains(level), bytes[at + 3] == UInt8(ascii: ">") {
                 guard tags.count < headings.count, headings[tags.count].level == Int(level) else { return nil }

@@ -1,0 +1,71 @@
+internal import CTagflowSupport
+import Foundation
+import Synchronization
+
+/// Asks the operating system to start reading a list of files before they are read, when they
+/// are not in memory, so that a build does not wait for the disk one file at a time.
+///
+/// ```swift
+/// let readAhead = ReadAhead(paths: files)   // on a thread of its own
+/// let loaded = await ParallelMap.map(files, load)
+/// readAhead.stop()
+/// ```
+///
+/// Each worker reads one file and waits for the disk before it parses it: with two cores, two
+/// reads were in flight at a time, and a 10 000-post build whose posts the kernel had evicted
+/// took 1.32 s instead of 0.87 s (into tmpfs). A thread of this type first looks whether a few
+/// files spread over the list are in memory (``sampleCount`` `mincore` calls, which never wait).
+/// If they all are, it stops: hinting 10 000 files that are in memory costs an `open` and a
+/// `close` each, 2% of a build. Otherwise it walks the list in the workers' order and hands each
+/// file to the system's read-ahead, which queues the reads together without waiting for them,
+/// and the workers find the bytes in memory.
+///
+/// A hint only: it never changes what is read. When residency cannot be told, every file is
+/// hinted.
+final class ReadAhead: Sendable {
+    /// How many files are looked at to decide whether the list is in memory.
+    static let sampleCount = 16
+
+    private let stopped = Atomic<Bool>(false)
+    /// How many files were handed to the read-ahead (for tests).
+    private let hinted = Atomic<Int>(0)
+    private let finished = Atomic<Bool>(false)
+
+    /// Starts on a new thread; `paths` are absolute, in the order they will be read.
+    init(paths: [String]) {
+        guard paths.count > 1 else {
+            finished.store(true, ordering: .releasing)
+            return
+        }
+        let thread = Thread { [self] in
+            defer { finished.store(true, ordering: .releasing) }
+            guard !Self.allInMemory(Self.sample(of: paths)) else { return }
+            for path in paths {
+                if stopped.load(ordering: .relaxed) { return }
+                if tagflow_read_ahead(path) == 0 { hinted.add(1, ordering: .relaxed) }
+            }
+        }
+        thread.qualityOfService = .utility
+        thread.start()
+    }
+
+    /// Stops handing files to the read-ahead (the files are read).
+    func stop() { stopped.store(true, ordering: .relaxed) }
+
+    /// How many files were handed to the read-ahead, once the thread is done (for tests).
+    func hintedCount() async -> Int {
+        while !finished.load(ordering: .acquiring) { try? await Task.sleep(for: .milliseconds(1)) }
+        return hinted.load(ordering: .relaxed)
+    }
+
+    /// Up to ``sampleCount`` paths spread evenly over `paths`, the first included.
+    static func sample(of paths: [String]) -> [String] {
+        let count = min(sampleCount, paths.count)
+        return (0..<count).map { paths[$0 * paths.count / count] }
+    }
+
+    /// Whether every file of `paths` is known to be in memory.
+    static func allInMemory(_ paths: [String]) -> Bool {
+        paths.allSatisfy { tagflow_file_is_cached($0) == 1 }
+    }
+}
