@@ -6,7 +6,7 @@ import Synchronization
 /// are not in memory, so that a build does not wait for the disk one file at a time.
 ///
 /// ```swift
-/// let readAhead = ReadAhead(paths: files)   // on a thread of its own
+/// let readAhead = ReadAhead(paths: files)   // hint(_:unless:) on a thread of its own
 /// let loaded = await ParallelMap.map(files, load)
 /// readAhead.stop()
 /// ```
@@ -27,23 +27,13 @@ final class ReadAhead: Sendable {
     static let sampleCount = 16
 
     private let stopped = Atomic<Bool>(false)
-    /// How many files were handed to the read-ahead (for tests).
-    private let hinted = Atomic<Int>(0)
-    private let finished = Atomic<Bool>(false)
 
-    /// Starts on a new thread; `paths` are absolute, in the order they will be read.
+    /// Starts ``hint(_:unless:)`` on a new thread; `paths` are absolute, in the order they will
+    /// be read.
     init(paths: [String]) {
-        guard paths.count > 1 else {
-            finished.store(true, ordering: .releasing)
-            return
-        }
+        guard paths.count > 1 else { return }
         let thread = Thread { [self] in
-            defer { finished.store(true, ordering: .releasing) }
-            guard !Self.allInMemory(Self.sample(of: paths)) else { return }
-            for path in paths {
-                if stopped.load(ordering: .relaxed) { return }
-                if tagflow_read_ahead(path) == 0 { hinted.add(1, ordering: .relaxed) }
-            }
+            Self.hint(paths) { stopped.load(ordering: .relaxed) }
         }
         thread.qualityOfService = .utility
         thread.start()
@@ -52,10 +42,19 @@ final class ReadAhead: Sendable {
     /// Stops handing files to the read-ahead (the files are read).
     func stop() { stopped.store(true, ordering: .relaxed) }
 
-    /// How many files were handed to the read-ahead, once the thread is done (for tests).
-    func hintedCount() async -> Int {
-        while !finished.load(ordering: .acquiring) { try? await Task.sleep(for: .milliseconds(1)) }
-        return hinted.load(ordering: .relaxed)
+    /// Hands each file of `paths` to the read-ahead, in order, unless the sample is all in memory,
+    /// until `isStopped` says to stop.
+    ///
+    /// - Returns: How many files were handed to the read-ahead.
+    @discardableResult
+    static func hint(_ paths: [String], unless isStopped: () -> Bool = { false }) -> Int {
+        guard !allInMemory(sample(of: paths)) else { return 0 }
+        var hinted = 0
+        for path in paths {
+            if isStopped() { break }
+            if tagflow_read_ahead(path) == 0 { hinted += 1 }
+        }
+        return hinted
     }
 
     /// Up to ``sampleCount`` paths spread evenly over `paths`, the first included.

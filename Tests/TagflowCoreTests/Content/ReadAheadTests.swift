@@ -45,14 +45,14 @@ import Testing
                 paths.allSatisfy { !ReadAhead.allInMemory([$0]) },
                 "the files stayed in memory after POSIX_FADV_DONTNEED, so this file system cannot test read-ahead")
 
-            #expect(await ReadAhead(paths: paths).hintedCount() == paths.count)
+            #expect(ReadAhead.hint(paths) == paths.count)
             let deadline = ContinuousClock.now + .seconds(10)
             while !ReadAhead.allInMemory(paths), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(5))
             }
             #expect(ReadAhead.allInMemory(paths))
 
-            #expect(await ReadAhead(paths: paths).hintedCount() == 0)
+            #expect(ReadAhead.hint(paths) == 0)
         }
     #endif
 }
