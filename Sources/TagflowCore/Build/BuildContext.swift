@@ -47,6 +47,9 @@ public struct BuildContext: Sendable {
     var progress: BuildProgress?
     /// The digest of each post and page source file read, by path (for page keys).
     var contentDigests: [String: Digest] = [:]
+    /// The same digests in the listing's order, when the listing had no problems (for
+    /// ``BuildInputs``, which then neither lists nor reads the files again).
+    var contentInputs: [(path: String, digest: Digest)]?
 
     init(siteRoot: URL, options: BuildOptions) {
         self.siteRoot = siteRoot

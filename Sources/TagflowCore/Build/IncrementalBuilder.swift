@@ -165,7 +165,8 @@ public actor IncrementalBuilder {
         renderer.updateKeysForShownCounts()
         let plan = Self.plan(renderer)
         var pages: [String: (key: Digest?, bytes: Int)] = [:]
-        for planned in plan { pages[planned.path] = (planned.key, written.pageSizes[planned.path] ?? 0) }
+        let sizes = written.pageSizes
+        for planned in plan { pages[planned.path] = (planned.key, sizes[planned.path] ?? 0) }
         let pageBytes = pages.values.reduce(0) { $0 + $1.bytes }
         let pageHTML = pages.keys.filter { $0.hasSuffix(".html") }.count
         state = State(

@@ -91,17 +91,29 @@ struct BuildCache: Sendable {
         return pages.isEmpty ? nil : pages
     }
 
-    /// Replaces the page record (written beside, then renamed).
-    func writePages(_ pages: [String: PageRecord]) {
+    /// Replaces the page record (written beside, then renamed), one line per page in the order
+    /// given: the build's order of pages, the same for the same site.
+    func writePages(_ pages: [(path: String, record: PageRecord)]) {
+        // Made as bytes, in the order given: with Foundation's `contains`, a sort by path, and
+        // interpolation it took 40 ms of a 10 000-post build, on one core, at its end.
         // A path with a tab or a line break cannot be recorded; then none is, and the next
         // build renders every page.
-        guard !pages.keys.contains(where: { $0.contains("\t") || $0.contains("\n") }) else {
+        guard !pages.contains(where: { $0.path.utf8.contains { $0 == 9 || $0 == 10 || $0 == 13 } }) else {
             try? FileManager.default.removeItem(at: pagesURL)
             return
         }
-        let text = pages.sorted { $0.key < $1.key }.map { "\($1.key)\t\($1.bytes)\t\($0)\n" }.joined()
+        var text: [UInt8] = []
+        text.reserveCapacity(pages.count * 64)
+        for (path, record) in pages {
+            text += record.key.utf8
+            text.append(9)
+            text += String(record.bytes).utf8
+            text.append(9)
+            text += path.utf8
+            text.append(10)
+        }
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try? Data(text.utf8).write(to: pagesURL, options: .atomic)
+        try? Data(text).write(to: pagesURL, options: .atomic)
     }
 
     /// The manifest, when there is one from this Tagflow version and cache format.

@@ -10,12 +10,22 @@ enum BuildInputs {
     /// touched but not changed, or restored by a CI cache, still matches. Static files, which can
     /// be large and are copied rather than read, count by path, size and modification time.
     ///
+    /// - Parameters:
+    ///   - siteRoot: The site folder.
+    ///   - config: The site's settings.
+    ///   - options: The build's options.
+    ///   - plugins: The names of the build's plugins, in order.
+    ///   - known: The digests of the posts' and pages' files (path and bytes, as
+    ///     ``ContentLoader`` makes them) in the listing's order, when the build has read them:
+    ///     those files are then neither listed nor read again, and the digest is of the bytes the
+    ///     build used.
     /// - Returns: The digest of everything (`all`), and of everything but the Markdown of posts
     ///   and pages (`frame`: a build whose frame is unchanged can reuse the pages whose own inputs
     ///   are unchanged); `nil` when a folder could not be listed cleanly (a link loop, an
     ///   unreadable folder): such a build must run in full to report it.
     static func digest(
-        siteRoot: URL, config: SiteConfig, options: BuildOptions, plugins: [String]
+        siteRoot: URL, config: SiteConfig, options: BuildOptions, plugins: [String],
+        content known: [(path: String, digest: Digest)]? = nil
     ) async -> (all: Digest, frame: Digest)? {
         var digest = Digest()
         digest.update(UInt64(BuildCache.formatVersion))
@@ -27,29 +37,31 @@ enum BuildInputs {
 
         let paths = config.paths
         var content: [String] = []
-        for folder in ["posts", "pages"] {
-            let listing = SiteFiles.markdownFiles(
-                under: paths.content == "." ? folder : "\(paths.content)/\(folder)", in: siteRoot)
-            guard listing.diagnostics.isEmpty else { return nil }
-            content += listing.files
+        if known == nil {
+            for folder in ["posts", "pages"] {
+                let listing = SiteFiles.markdownFiles(
+                    under: paths.content == "." ? folder : "\(paths.content)/\(folder)", in: siteRoot)
+                guard listing.diagnostics.isEmpty else { return nil }
+                content += listing.files
+            }
         }
         let templates = SiteFiles.allFiles(under: paths.templates, in: siteRoot)
         let statics = SiteFiles.allFiles(under: paths.static, in: siteRoot)
         guard templates.diagnostics.isEmpty, statics.diagnostics.isEmpty else { return nil }
         let read = content + templates.files
 
-        let fileDigests = await ParallelMap.map(read) { path -> Digest? in
+        let readDigests = await ParallelMap.map(read) { path -> Digest? in
             guard let bytes = contents(of: siteRoot.appendingPathComponent(path)) else { return nil }
-            var file = Digest()
-            file.update(path)
-            file.update(bytes)
-            return file
+            return fileDigest(path, bytes)
         }
+        // The same order either way: posts, pages, templates.
+        let contentCount = known?.count ?? content.count
+        let fileDigests = (known?.map { Optional($0.digest) } ?? []) + readDigests
         var frame = digest
         for (index, file) in fileDigests.enumerated() {
             guard let file else { return nil }
             digest.update(file)
-            if index >= content.count { frame.update(file) }
+            if index >= contentCount { frame.update(file) }
         }
         for path in statics.files + (config.chips.font.isEmpty ? [] : [config.chips.font]) {
             guard let stamp = stamp(of: siteRoot.appendingPathComponent(path)) else { return nil }
@@ -61,6 +73,14 @@ enum BuildInputs {
             frame.update(stamp.modified)
         }
         return (digest, frame)
+    }
+
+    /// A file's digest: its path and bytes, as ``ContentLoader/loadFile(_:kind:)`` makes it.
+    static func fileDigest(_ path: String, _ bytes: [UInt8]) -> Digest {
+        var file = Digest()
+        file.update(path)
+        file.update(bytes)
+        return file
     }
 
     private static func contents(of url: URL) -> [UInt8]? {

@@ -91,9 +91,16 @@ struct Digest: Sendable, Hashable, CustomStringConvertible {
     var description: String {
         let high = Self.finish(first ^ length)
         let low = Self.finish(second ^ high)
-        return [high, low].map { value in
-            let digits = String(value, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
-        }.joined()
+        // Written digit by digit into one buffer: a digest is printed for each of a build's pages.
+        return String(unsafeUninitializedCapacity: 32) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            for (offset, value) in [(0, high), (16, low)] {
+                for index in 0..<16 {
+                    let nibble = Int((value >> UInt64(60 - 4 * index)) & 0xF)
+                    buffer[offset + index] = digits.utf8Start[nibble]
+                }
+            }
+            return 32
+        }
     }
 }

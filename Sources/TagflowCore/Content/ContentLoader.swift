@@ -18,11 +18,14 @@ struct ContentLoader: Sendable {
         var diagnostics: [Diagnostic] = []
         /// Every file, as read, sorted by path.
         var files: [LoadedFile] = []
+        /// Whether the folders were listed without problems (a link loop, an unreadable folder).
+        var listingIsClean: Bool
 
         /// Gathers the files' posts, pages and diagnostics after the listing's own diagnostics.
         init(files: [LoadedFile], listingDiagnostics: [Diagnostic]) {
             self.files = files
             diagnostics = listingDiagnostics
+            listingIsClean = listingDiagnostics.isEmpty
             for file in files {
                 switch file.content {
                 case .post(let post, let warnings):

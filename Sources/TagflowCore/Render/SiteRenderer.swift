@@ -199,14 +199,16 @@ struct SiteRenderer: Sendable {
 
     var jobs: [Job] {
         let perPage = site.config.postsPerPage
-        var jobs: [Job] = Pagination.pages(itemCount: site.posts.count, perPage: perPage).map(Job.home)
+        // The largest pages first: last, they kept one core busy at the end of a build while the
+        // others had nothing left to take.
+        var jobs: [Job] = [.sitemap, .feed, .tags]
+        jobs += Pagination.pages(itemCount: site.posts.count, perPage: perPage).map(Job.home)
         jobs += site.posts.indices.map(Job.post)
         jobs += site.pages.indices.map(Job.page)
-        jobs.append(.tags)
         for (index, tag) in site.taxonomy.tags.enumerated() {
             jobs += Pagination.pages(itemCount: tag.count, perPage: perPage).map { Job.tag(index, $0) }
         }
-        jobs += [.notFound, .feed, .sitemap]
+        jobs.append(.notFound)
         return jobs
     }
 
@@ -676,7 +678,12 @@ struct SiteRenderer: Sendable {
     }
 
     private func feedContext() -> [String: Any] {
-        let entries = site.posts.filter { !$0.isDraft }.prefix(site.config.feedEntries)
+        // By index: filtering the posts copied every post of the site (a dozen retains each).
+        var entries: [Post] = []
+        for index in site.posts.indices where !site.posts[index].isDraft {
+            guard entries.count < site.config.feedEntries else { break }
+            entries.append(site.posts[index])
+        }
         let updated = entries.map { $0.updated ?? $0.date }.max() ?? ContentDate(secondsSince1970: 0)
         return [
             "site": siteContext,

@@ -113,21 +113,26 @@ public struct Taxonomy: Sendable, Hashable {
     }
 
     /// How the posts of one tag spell it: each spelling's count and when it was first seen.
+    ///
+    /// A list, not a dictionary: nearly every tag has one or two spellings, and hashing each
+    /// use's spelling twice was a quarter of building the taxonomy, on one core.
     private struct Spellings {
-        var seen: [String: (count: Int, firstSeen: Int)] = [:]
+        var seen: [(spelling: String, count: Int, firstSeen: Int)] = []
 
         /// Counts a spelling; `order` grows from the oldest post to the newest.
         mutating func count(_ spelling: String, order: Int) {
-            let known = seen[spelling]
-            seen[spelling] = ((known?.count ?? 0) + 1, known?.firstSeen ?? order)
+            if let index = seen.firstIndex(where: { $0.spelling == spelling }) {
+                seen[index].count += 1
+            } else {
+                seen.append((spelling, 1, order))
+            }
         }
 
         /// The spelling most posts use; ties: the one the earliest post uses.
         var preferred: String? {
             seen.min { lhs, rhs in
-                lhs.value.count != rhs.value.count
-                    ? lhs.value.count > rhs.value.count : lhs.value.firstSeen < rhs.value.firstSeen
-            }?.key
+                lhs.count != rhs.count ? lhs.count > rhs.count : lhs.firstSeen < rhs.firstSeen
+            }?.spelling
         }
     }
 

@@ -156,4 +156,66 @@ import Testing
         _ = try await Self.build(fixture, BuildOptions(includeDrafts: true, useCache: true))
         #expect(!FileManager.default.fileExists(atPath: fixture.output.appendingPathComponent(".tagflow-cache").path))
     }
+
+    /// A build with nothing to compare with digests its inputs from what the loader read; the
+    /// next build, which reads every file to compare, must find the same digest.
+    @Test func theLoadersDigestsAreTheFilesDigests() async throws {
+        let fixture = try SiteFixture(
+            Self.site + """
+
+                -- posts/2023/2023-05-01-older.md --
+                ---
+                title: Older
+                ---
+                In a folder.
+                -- pages/about.md --
+                ---
+                title: About
+                ---
+                Me.
+                """)
+        defer { fixture.remove() }
+        let options = BuildOptions(useCache: true)
+        let context = try await SiteBuilder(siteRoot: fixture.site, options: options, plugins: [.chips]).run()
+        let content = try #require(context.contentInputs)
+        #expect(content.map(\.path) == ["posts/2023/2023-05-01-older.md", "posts/2024-01-01-a.md", "pages/about.md"])
+        let fromLoader = try #require(
+            await BuildInputs.digest(
+                siteRoot: fixture.site, config: context.config, options: options, plugins: ["chips"], content: content))
+        let fromFiles = try #require(
+            await BuildInputs.digest(
+                siteRoot: fixture.site, config: context.config, options: options, plugins: ["chips"]))
+        #expect(fromLoader.all.description == fromFiles.all.description)
+        #expect(fromLoader.frame.description == fromFiles.frame.description)
+        // And the content counts: a changed digest changes `all`, not `frame`.
+        var changed = content
+        changed[0].digest.update("edited")
+        let edited = try #require(
+            await BuildInputs.digest(
+                siteRoot: fixture.site, config: context.config, options: options, plugins: ["chips"], content: changed))
+        #expect(edited.all.description != fromFiles.all.description)
+        #expect(edited.frame.description == fromFiles.frame.description)
+    }
+
+    @Test func pageRecordsReadBackAsWritten() throws {
+        let fixture = try SiteFixture(Self.site)
+        defer { fixture.remove() }
+        let cache = BuildCache(siteRoot: fixture.site)
+        cache.write(
+            BuildCache.Manifest(
+                format: BuildCache.formatVersion, tagflow: TagflowVersion.current, inputs: "i", frame: "f",
+                output: fixture.output.path, pages: 3, files: 3, bytes: 6, posts: 1, tags: 1, warnings: []))
+        let records: [(path: String, record: BuildCache.PageRecord)] = [
+            ("index.html", .init(key: "k1", bytes: 1)),
+            ("tags/café/index.html", .init(key: "k2", bytes: 2)),
+            ("a b/index.html", .init(key: "k3", bytes: 3)),
+        ]
+        cache.writePages(records)
+        let read = try #require(cache.readPages())
+        #expect(read.count == 3)
+        for (path, record) in records { #expect(read[path] == record) }
+        // A path that cannot be recorded: no record at all, so the next build renders everything.
+        cache.writePages(records + [("a\tb.html", .init(key: "k4", bytes: 4))])
+        #expect(cache.readPages() == nil)
+    }
 }
