@@ -8,9 +8,10 @@ Builds the corpus (generated as scripts/bench.py does) with `tagflow build CORPU
 and prints the medians of wall time, user and system CPU time and peak memory of each, and NEW's
 wall time as a share of OLD's. With `--cache` the builds run without `--no-cache`: each then
 digests its inputs and records them, as a first build does and as every build of scripts/bench.py
-does (the removed folder never matches the record, so nothing is skipped). Use it to tell whether a change made a build faster: on a shared
-machine only the pair of one run means much. The default output folder is on tmpfs, so that the
-disk's writeback does not fall on whichever build comes next; pass a folder on disk to include it.
+does (the removed folder never matches the record, so nothing is skipped). Use it to tell whether
+a change made a build faster: on a shared machine only the pair of one run means much. The default output folder is on tmpfs, so that the
+disk's writeback does not fall on whichever build comes next; pass a folder on disk to include it,
+with `--fresh` so that no build follows the deletion of another's files.
 
 Make each binary with `swift build -c release --product tagflow` and copy it aside.
 """
@@ -54,6 +55,8 @@ def main():
     parser.add_argument("--out-dir", default="/dev/shm/tagflow-ab")
     parser.add_argument("--cache", action="store_true",
                         help="build as `tagflow build` does by default, digesting and recording the inputs")
+    parser.add_argument("--fresh", action="store_true",
+                        help="each build into a new folder, all deleted after the last build (for a disk)")
     parser.add_argument("--bench-dir", default=str(bench.ROOT.parent / "shared/bench"),
                         help="the folder with gen_corpus.py")
     args = parser.parse_args()
@@ -64,16 +67,21 @@ def main():
     corpus = bench.generated_corpus(pathlib.Path(args.bench_dir), args.posts, args.seed)
     out_dir = pathlib.Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    output = out_dir / "out"
+    outputs = []
     rows = {binary: [] for binary in binaries}
     try:
         for index in range(args.runs):
-            for binary in binaries:
+            for number, binary in enumerate(binaries):
+                # With --fresh each build writes a new folder, all deleted at the end (as bench.py
+                # does): on some file systems, creating files soon after deleting many is slow.
+                output = out_dir / (f"out-{index}-{number}" if args.fresh else "out")
+                outputs.append(output)
                 rows[binary].append(build(binary, corpus, output, args.cache))
             print(f"run {index + 1}/{args.runs}: " + ", ".join(
                 f"{name} {rows[binary][-1][0]:.3f} s" for name, binary in zip(("old", "new"), binaries)), flush=True)
     finally:
-        shutil.rmtree(output, ignore_errors=True)
+        for output in set(outputs):
+            shutil.rmtree(output, ignore_errors=True)
     print()
     print(f"{args.posts} posts, {args.runs} alternating runs each, medians")
     print(f"{'':6} {'wall s':>8} {'user s':>8} {'sys s':>8} {'peak MiB':>9}")
