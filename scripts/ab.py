@@ -13,7 +13,8 @@ a change made a build faster: on a shared machine only the pair of one run means
 disk's writeback does not fall on whichever build comes next; pass a folder on disk to include it,
 with `--fresh` so that no build follows the deletion of another's files.
 
-Make each binary with `swift build -c release --product tagflow` and copy it aside.
+Make each binary with `make` (the release build users install) and copy it aside; compare binaries
+built the same way.
 """
 import argparse
 import os

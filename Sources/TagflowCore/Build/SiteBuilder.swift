@@ -397,7 +397,8 @@ public struct SiteBuilder: Sendable {
         var pageSizes: [String: Int] { Dictionary(pageList, uniquingKeysWith: { first, _ in first }) }
         /// Static files that a page replaced.
         var staticWarnings: [Diagnostic]
-        /// Each page's key and size, by output path, when the renderer had keys.
+        /// Each page's output path, key and size, in the build's order of pages, when the
+        /// renderer had keys.
         var pageRecords: [(path: String, record: BuildCache.PageRecord)] = []
         /// How many files an update in place wrote (`nil` for a whole new folder).
         var rewritten: Int?
