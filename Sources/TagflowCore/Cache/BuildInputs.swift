@@ -52,7 +52,7 @@ enum BuildInputs {
 
         let readDigests = await ParallelMap.map(read) { path -> Digest? in
             guard let bytes = contents(of: siteRoot.appendingPathComponent(path)) else { return nil }
-            return fileDigest(path, bytes)
+            return bytes.withUnsafeBytes { fileDigest(path, $0) }
         }
         // The same order either way: posts, pages, templates.
         let contentCount = known?.count ?? content.count
@@ -75,8 +75,8 @@ enum BuildInputs {
         return (digest, frame)
     }
 
-    /// A file's digest: its path and bytes, as ``ContentLoader/loadFile(_:kind:)`` makes it.
-    static func fileDigest(_ path: String, _ bytes: [UInt8]) -> Digest {
+    /// A file's digest: its path and bytes (``ContentLoader/loadFile(_:kind:)`` makes it too).
+    static func fileDigest(_ path: String, _ bytes: UnsafeRawBufferPointer) -> Digest {
         var file = Digest()
         file.update(path)
         file.update(bytes)

@@ -109,16 +109,18 @@ struct ContentLoader: Sendable {
         // `appendingPathComponent` asks the file system whether the path is a folder: a stat per
         // file that was 2% of a 10 000-post build. The listing already said it is a file.
         let url = siteRoot.appending(path: path, directoryHint: .notDirectory)
-        var digest = Digest()
-        digest.update(path)
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
+            var digest = Digest()
+            digest.update(path)
             let problem = fileError(path, "cannot read file: \(Self.reason(error))")
             return LoadedFile(path: path, digest: digest, content: .failed([problem]))
         }
-        data.withUnsafeBytes { digest.update($0) }
+        // The digest `BuildInputs` makes of the file, so that a build can record its inputs from
+        // what it read.
+        let digest = data.withUnsafeBytes { BuildInputs.fileDigest(path, $0) }
         return LoadedFile(path: path, digest: digest, content: load(path, data: data, kind: kind))
     }
 

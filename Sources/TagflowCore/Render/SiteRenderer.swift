@@ -678,7 +678,7 @@ struct SiteRenderer: Sendable {
     }
 
     private func feedContext() -> [String: Any] {
-        // By index: filtering the posts copied every post of the site (a dozen retains each).
+        // By index: filtering the posts copied all of them to keep the first few.
         var entries: [Post] = []
         for index in site.posts.indices where !site.posts[index].isDraft {
             guard entries.count < site.config.feedEntries else { break }
