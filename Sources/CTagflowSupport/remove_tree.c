@@ -1,9 +1,15 @@
 #define _GNU_SOURCE
 #include "tagflow_support.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 // Children before parents (FTW_DEPTH), never following symbolic links (FTW_PHYS): a link is
@@ -17,4 +23,101 @@ static int remove_entry(const char *path, const struct stat *info, int type, str
 
 int tagflow_remove_tree(const char *path) {
     return nftw(path, remove_entry, 64, FTW_DEPTH | FTW_PHYS);
+}
+
+// A growable list of paths.
+struct paths {
+    char **items;
+    size_t count;
+    size_t capacity;
+};
+
+static int paths_add(struct paths *list, const char *folder, const char *name) {
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? list->capacity * 2 : 256;
+        char **items = realloc(list->items, capacity * sizeof(char *));
+        if (!items) return -1;
+        list->items = items;
+        list->capacity = capacity;
+    }
+    size_t length = strlen(folder) + 1 + strlen(name) + 1;
+    char *path = malloc(length);
+    if (!path) return -1;
+    snprintf(path, length, "%s/%s", folder, name);
+    list->items[list->count++] = path;
+    return 0;
+}
+
+static void paths_free(struct paths *list) {
+    for (size_t index = 0; index < list->count; index++) free(list->items[index]);
+    free(list->items);
+}
+
+// Whether a folder entry is a folder itself (not a link to one).
+static int is_folder(const char *folder, const struct dirent *entry) {
+    if (entry->d_type == DT_DIR) return 1;
+    if (entry->d_type != DT_UNKNOWN) return 0;
+    char path[4096];
+    struct stat info;
+    snprintf(path, sizeof path, "%s/%s", folder, entry->d_name);
+    return lstat(path, &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+// Adds the entries of `folder` to `list`; with `depth` 2, the entries of its folders instead of
+// the folders themselves.
+static int collect(struct paths *list, const char *folder, int depth) {
+    DIR *directory = opendir(folder);
+    if (!directory) return -1;
+    int result = 0;
+    struct dirent *entry;
+    while (result == 0 && (entry = readdir(directory)) != NULL) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
+        if (depth > 1 && is_folder(folder, entry)) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", folder, entry->d_name);
+            result = collect(list, path, depth - 1);
+        } else {
+            result = paths_add(list, folder, entry->d_name);
+        }
+    }
+    closedir(directory);
+    return result;
+}
+
+struct removal {
+    struct paths *list;
+    atomic_size_t next;
+};
+
+static void *remove_some(void *argument) {
+    struct removal *removal = argument;
+    for (;;) {
+        // Taken 32 at a time, so that the threads rarely touch the counter.
+        size_t start = atomic_fetch_add(&removal->next, 32);
+        if (start >= removal->list->count) break;
+        size_t end = start + 32 < removal->list->count ? start + 32 : removal->list->count;
+        for (size_t index = start; index < end; index++) tagflow_remove_tree(removal->list->items[index]);
+    }
+    return NULL;
+}
+
+int tagflow_remove_tree_in_parallel(const char *path, int threads) {
+    struct paths list = {0};
+    if (threads > 1 && collect(&list, path, 2) == 0 && list.count >= 64) {
+        struct removal removal = {.list = &list};
+        atomic_init(&removal.next, 0);
+        pthread_t *workers = calloc((size_t)threads - 1, sizeof(pthread_t));
+        int started = 0;
+        if (workers) {
+            while (started < threads - 1 && pthread_create(&workers[started], NULL, remove_some, &removal) == 0)
+                started++;
+        }
+        remove_some(&removal);
+        for (int index = 0; index < started; index++) pthread_join(workers[index], NULL);
+        free(workers);
+    }
+    paths_free(&list);
+    // What is left (the folders, or everything when the listing failed or the tree is small),
+    // and the errors to report.
+    return tagflow_remove_tree(path);
 }

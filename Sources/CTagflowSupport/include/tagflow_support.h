@@ -11,6 +11,11 @@ int tagflow_exchange_paths(const char *first, const char *second);
 /// attribute reads). Returns 0 on success, -1 with errno set otherwise.
 int tagflow_remove_tree(const char *path);
 
+/// tagflow_remove_tree on `threads` threads: the entries two levels down are removed in parallel,
+/// then the rest. For a large tree (a built site): deleting is nearly all the kernel's work, which
+/// runs on as many cores as there are threads asking. Returns as tagflow_remove_tree does.
+int tagflow_remove_tree_in_parallel(const char *path, int threads);
+
 /// Whether the start of the file at `path` is in memory (the page cache): 1 if it is, 0 if
 /// reading it would wait for the disk, -1 if that cannot be told (a file that cannot be opened or
 /// mapped). Maps its first page and asks mincore; reads nothing, so never waits for the disk.

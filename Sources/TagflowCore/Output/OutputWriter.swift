@@ -318,9 +318,16 @@ struct OutputWriter: Sendable {
         return lines.first { $0.hasPrefix(Self.inputsPrefix) }.map { String($0.dropFirst(Self.inputsPrefix.count)) }
     }
 
-    /// Removes a folder tree quickly (FileManager.removeItem takes seconds for a large site).
+    /// Removes a folder tree quickly (FileManager.removeItem takes seconds for a large site), on
+    /// every core.
+    ///
+    /// A full build over an earlier output ends by deleting that output. For 10 000 posts (15 000
+    /// files in 15 000 folders) one thread took 2.6 s on ext4, more than twice the build itself;
+    /// the kernel does that work on as many cores as there are threads asking.
     static func removeTree(_ url: URL) {
-        if tagflow_remove_tree(url.path) != 0 { try? FileManager.default.removeItem(at: url) }
+        if tagflow_remove_tree_in_parallel(url.path, Int32(ParallelMap.coreCount)) != 0 {
+            try? FileManager.default.removeItem(at: url)
+        }
     }
 
     /// Removes staging folders of builds that are no longer running, and puts back a previous

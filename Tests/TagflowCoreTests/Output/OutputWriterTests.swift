@@ -1,3 +1,4 @@
+import CTagflowSupport
 import Foundation
 import TagflowTesting
 import Testing
@@ -127,5 +128,33 @@ import Testing
             try FileManager.default.contentsOfDirectory(atPath: fixture.root.path).sorted() == [
                 "blocker", "out", "site",
             ])
+    }
+
+    /// A large tree is removed on several threads, whole, without following links out of it.
+    @Test(arguments: [1, 2, 4])
+    func removesATreeOnSeveralThreads(threads: Int) throws {
+        let fixture = try SiteFixture("")
+        defer { fixture.remove() }
+        let manager = FileManager.default
+        let tree = fixture.root.appendingPathComponent("tree")
+        let outside = fixture.root.appendingPathComponent("outside")
+        try manager.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: outside.appendingPathComponent("keep.txt"))
+        // Enough entries two levels down to be shared out, a deeper tree, files at each level,
+        // and links to a folder outside (at the top and two levels down).
+        for index in 0..<150 {
+            let page = tree.appendingPathComponent("posts/p\(index)")
+            try manager.createDirectory(at: page, withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: page.appendingPathComponent("index.html"))
+        }
+        try manager.createDirectory(at: tree.appendingPathComponent("tags/a/page/2"), withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: tree.appendingPathComponent("tags/a/page/2/index.html"))
+        try Data("x".utf8).write(to: tree.appendingPathComponent("index.html"))
+        try manager.createSymbolicLink(at: tree.appendingPathComponent("link"), withDestinationURL: outside)
+        try manager.createSymbolicLink(at: tree.appendingPathComponent("posts/link"), withDestinationURL: outside)
+
+        #expect(tagflow_remove_tree_in_parallel(tree.path, Int32(threads)) == 0)
+        #expect(!manager.fileExists(atPath: tree.path))
+        #expect(try String(contentsOf: outside.appendingPathComponent("keep.txt"), encoding: .utf8) == "keep")
     }
 }
