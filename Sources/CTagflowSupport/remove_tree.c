@@ -32,7 +32,14 @@ struct paths {
     size_t capacity;
 };
 
-static int paths_add(struct paths *list, const char *folder, const char *name) {
+// Writes `folder/name` into `path`; -1 when it does not fit (a cut path could name another
+// folder, so the caller gives up on sharing the work out rather than use it).
+static int join(char *path, size_t size, const char *folder, const char *name) {
+    int length = snprintf(path, size, "%s/%s", folder, name);
+    return length < 0 || (size_t)length >= size ? -1 : 0;
+}
+
+static int paths_add(struct paths *list, const char *path) {
     if (list->count == list->capacity) {
         size_t capacity = list->capacity ? list->capacity * 2 : 256;
         char **items = realloc(list->items, capacity * sizeof(char *));
@@ -40,11 +47,9 @@ static int paths_add(struct paths *list, const char *folder, const char *name) {
         list->items = items;
         list->capacity = capacity;
     }
-    size_t length = strlen(folder) + 1 + strlen(name) + 1;
-    char *path = malloc(length);
-    if (!path) return -1;
-    snprintf(path, length, "%s/%s", folder, name);
-    list->items[list->count++] = path;
+    char *copy = strdup(path);
+    if (!copy) return -1;
+    list->items[list->count++] = copy;
     return 0;
 }
 
@@ -53,13 +58,11 @@ static void paths_free(struct paths *list) {
     free(list->items);
 }
 
-// Whether a folder entry is a folder itself (not a link to one).
-static int is_folder(const char *folder, const struct dirent *entry) {
+// Whether the entry at `path` is a folder itself (not a link to one).
+static int is_folder(const char *path, const struct dirent *entry) {
     if (entry->d_type == DT_DIR) return 1;
     if (entry->d_type != DT_UNKNOWN) return 0;
-    char path[4096];
     struct stat info;
-    snprintf(path, sizeof path, "%s/%s", folder, entry->d_name);
     return lstat(path, &info) == 0 && S_ISDIR(info.st_mode);
 }
 
@@ -70,15 +73,12 @@ static int collect(struct paths *list, const char *folder, int depth) {
     if (!directory) return -1;
     int result = 0;
     struct dirent *entry;
+    char path[4096];
     while (result == 0 && (entry = readdir(directory)) != NULL) {
         if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
-        if (depth > 1 && is_folder(folder, entry)) {
-            char path[4096];
-            snprintf(path, sizeof path, "%s/%s", folder, entry->d_name);
-            result = collect(list, path, depth - 1);
-        } else {
-            result = paths_add(list, folder, entry->d_name);
-        }
+        result = join(path, sizeof path, folder, entry->d_name);
+        if (result != 0) break;
+        result = depth > 1 && is_folder(path, entry) ? collect(list, path, depth - 1) : paths_add(list, path);
     }
     closedir(directory);
     return result;

@@ -51,8 +51,10 @@ enum BuildInputs {
         let read = content + templates.files
 
         let readDigests = await ParallelMap.map(read) { path -> Digest? in
-            guard let bytes = contents(of: siteRoot.appendingPathComponent(path)) else { return nil }
-            return bytes.withUnsafeBytes { fileDigest(path, $0) }
+            guard let data = FileManager.default.contents(atPath: siteRoot.appendingPathComponent(path).path) else {
+                return nil
+            }
+            return data.withUnsafeBytes { fileDigest(path, $0) }
         }
         // The same order either way: posts, pages, templates.
         let contentCount = known?.count ?? content.count
