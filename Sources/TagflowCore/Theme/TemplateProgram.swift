@@ -123,7 +123,13 @@ extension TemplateProgram {
     ///
     /// Rendering walks indices into these: no enum payload is copied (and retained) per node and
     /// no per-page dictionary of overrides is merged, which were a third of rendering.
-    fileprivate final class Code: Sendable {
+    ///
+    /// The tables are read through pointers, not arrays: reading an array held by a shared
+    /// object retains its buffer, and copying a ``Name`` out retains its parts. Both workers did
+    /// that on every operation of every page, to the same few objects, whose reference counts
+    /// then moved between the cores: retain and release were half of rendering's CPU time.
+    fileprivate final class Code: @unchecked Sendable {
+        // @unchecked: the tables are written only in `init` and freed only in `deinit`.
         /// One operation; a section's or block's body is the operations after it, up to `end`.
         struct Operation {
             enum Kind: UInt8 {
@@ -152,11 +158,11 @@ extension TemplateProgram {
             var body: Range<Int32>
         }
 
-        let operations: [Operation]
-        let text: [UInt8]
-        let names: [Name]
+        let operations: UnsafeMutableBufferPointer<Operation>
+        let text: UnsafeMutableBufferPointer<UInt8>
+        let names: UnsafeMutableBufferPointer<Name>
         /// Each template's operations.
-        let templates: [Range<Int32>]
+        let templates: UnsafeMutableBufferPointer<Range<Int32>>
         /// The overrides of each partial that has them.
         let overrideLists: [[Override]]
         /// The section identity of the operation at index 0 (``SharedContext``'s key is this plus
@@ -174,12 +180,32 @@ extension TemplateProgram {
                 layout.add(nodes)
                 ranges.append(start..<Int32(layout.operations.count))
             }
-            operations = layout.operations
-            text = layout.text
-            names = layout.names
+            operations = Self.table(layout.operations)
+            text = Self.table(layout.text)
+            names = Self.table(layout.names)
             overrideLists = layout.overrideLists
-            self.templates = ranges
+            self.templates = Self.table(ranges)
             firstSectionID = reserveIDs(max(layout.operations.count, 1))
+        }
+
+        deinit {
+            Self.free(operations)
+            Self.free(text)
+            Self.free(names)
+            Self.free(templates)
+        }
+
+        private static func free<Element>(_ table: UnsafeMutableBufferPointer<Element>) {
+            _ = table.deinitialize()
+            table.deallocate()
+        }
+
+        /// A copy of `elements` in memory of its own, freed by ``free()``.
+        private static func table<Element>(_ elements: [Element]) -> UnsafeMutableBufferPointer<Element> {
+            // At least one element's room, so that an empty table has an address to free too.
+            let memory = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(elements.count, 1))
+            _ = memory.initialize(from: elements)
+            return UnsafeMutableBufferPointer(rebasing: memory[..<elements.count])
         }
 
         /// The operations being laid out.
@@ -390,9 +416,7 @@ extension TemplateProgram {
                 case .text:
                     let start = Int(operation.first)
                     let textEnd = start + Int(operation.count)
-                    code.text.withUnsafeBufferPointer { text in
-                        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<textEnd]))
-                    }
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: code.text[start..<textEnd]))
                 case .escaped, .raw:
                     if let value = try lookUp(Int(operation.first)) {
                         try Self.append(value, escaped: operation.kind == .escaped, to: &output)
@@ -514,29 +538,29 @@ extension TemplateProgram {
         private mutating func lookUp(_ index: Int) throws(Unsupported) -> Any? {
             // The name and the frames are borrowed in place: copying them out retained a name's
             // parts and each frame's dictionary on every step (a tenth of rendering).
-            let (found, level) = try code.names.withUnsafeBufferPointer { names throws(Unsupported) in
-                try stack.withUnsafeBufferPointer { frames throws(Unsupported) -> (Any?, Int) in
-                    let name = names[index]
-                    let top = frames.count - 1
-                    if name.isCurrent { return (frames[top].value, top) }
-                    if name.isTopOnly {
-                        guard let found = try frames[top].child(name.first) else { return (nil, top) }
-                        return (try Self.descend(name.rest, from: found), top)
-                    }
-                    var level = top
-                    while level >= 0 {
-                        if let found = try frames[level].child(name.first) {
-                            return (name.rest.isEmpty ? found : try Self.descend(name.rest, from: found), level)
-                        }
-                        level -= 1
-                    }
-                    return (nil, -1)
+            let name = code.names.baseAddress.unsafelyUnwrapped + index
+            let (found, level) = try stack.withUnsafeBufferPointer { frames throws(Unsupported) -> (Any?, Int) in
+                let top = frames.count - 1
+                if name.pointee.isCurrent { return (frames[top].value, top) }
+                if name.pointee.isTopOnly {
+                    guard let found = try frames[top].child(name.pointee.first) else { return (nil, top) }
+                    return (try Self.descend(name.pointee.rest, from: found), top)
                 }
+                var level = top
+                while level >= 0 {
+                    if let found = try frames[level].child(name.pointee.first) {
+                        return (
+                            name.pointee.rest.isEmpty ? found : try Self.descend(name.pointee.rest, from: found), level
+                        )
+                    }
+                    level -= 1
+                }
+                return (nil, -1)
             }
             if level >= 0 {
                 read(downTo: level)
             } else {
-                miss(code.names[index].first)
+                miss(name.pointee.first)
             }
             return found
         }
