@@ -46,6 +46,24 @@ import Testing
         #expect(html.contains("href=\"#fn-1\"") || html.contains("href=\"#fn1\""))
     }
 
+    /// Footnotes are parsed only in a text with `[^`, which every footnote reference and
+    /// definition starts with.
+    @Test func looksForFootnotesOnlyWhereTheyCanBe() {
+        for text in ["[^1]", "Text[^a].", "a [ b [^", "日本語[^注]"] {
+            #expect(MarkdownRenderer.mayHaveFootnotes(text), "\(text)")
+        }
+        for text in ["", "[", "^[", "[ ^", "a [b] ^c [", "[\n^1]: no"] {
+            #expect(!MarkdownRenderer.mayHaveFootnotes(text), "\(text)")
+        }
+        // Brackets and carets that are not `[^` stay what they are.
+        let text = "A [link][ref], ^[x] and [y]^\n\n[ref]: /a\n\n* a ^ [b]\n"
+        #expect(!MarkdownRenderer.mayHaveFootnotes(text))
+        #expect(
+            renderer.render(text).html
+                == "<p>A <a href=\"/a\">link</a>, ^[x] and [y]^</p>\n<ul>\n<li>a ^ [b]</li>\n</ul>\n")
+        #expect(renderer.render(text + "\nNote[^n].\n\n[^n]: here\n").html.contains("class=\"footnotes\""))
+    }
+
     @Test func dropsRawHTMLUnlessAllowed() {
         let markdown = "<div class=\"x\">block</div>\n\nInline <kbd>K</kbd> and <script>alert(1)</script>.\n"
         let safe = renderer.render(markdown).html

@@ -43,7 +43,7 @@ public struct MarkdownRenderer: Sendable {
     /// ``render(_:firstLine:)``, with each heading rendered by itself when `headingIDsInOnePass`
     /// is false (for tests that compare the two ways).
     func render(_ markdown: String, firstLine: Int, headingIDsInOnePass: Bool) -> RenderedMarkdown {
-        let cmarkOptions = Self.cmarkOptions(for: options)
+        let cmarkOptions = Self.cmarkOptions(for: options, text: markdown)
         // Every allocation cmark-gfm makes for this document comes from one arena, freed in one
         // go at the end: nothing here frees a node, a parser or a buffer by itself.
         let arena = markdown_arena_create()
@@ -115,6 +115,33 @@ public struct MarkdownRenderer: Sendable {
 
     /// The version of the cmark-gfm library loaded.
     static var libraryVersion: String { String(cString: cmark_version_string()) }
+
+    /// The cmark-gfm options for a document.
+    ///
+    /// Footnotes are turned on only for a text that contains `[^`, which every footnote
+    /// reference and definition starts with: with them on, cmark-gfm walks the whole tree twice
+    /// more after parsing, looking for them.
+    static func cmarkOptions(for options: MarkdownOptions, text: String) -> Int32 {
+        var flags = cmarkOptions(for: options)
+        if !mayHaveFootnotes(text) { flags &= ~CMARK_OPT_FOOTNOTES }
+        return flags
+    }
+
+    /// Whether `text` contains `[^`.
+    static func mayHaveFootnotes(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard var start = bytes.baseAddress, !bytes.isEmpty else { return false }
+            let end = start + bytes.count
+            // memchr finds each `[` at the speed of memory; `[` is rare in prose.
+            while start < end, let found = memchr(start, Int32(UInt8(ascii: "[")), end - start) {
+                let bracket = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
+                if bracket + 1 < end, bracket[1] == UInt8(ascii: "^") { return true }
+                start = bracket + 1
+            }
+            return false
+        }
+    }
 
     static func cmarkOptions(for options: MarkdownOptions) -> Int32 {
         // No CMARK_OPT_VALIDATE_UTF8: a Swift `String` is valid UTF-8 by construction, and checking
