@@ -50,6 +50,9 @@ public struct BuildContext: Sendable {
     /// The same digests in the listing's order, when the listing had no problems (for
     /// ``BuildInputs``, which then neither lists nor reads the files again).
     var contentInputs: [(path: String, digest: Digest)]?
+    /// The theme being compiled while the content loads, and its templates' names, which the
+    /// content is checked against (see `SiteBuilder.startLoadingTheme`).
+    var pendingTheme: (names: Set<String>, compiled: Task<Result<Theme, BuildFailure>, Never>)?
 
     init(siteRoot: URL, options: BuildOptions) {
         self.siteRoot = siteRoot

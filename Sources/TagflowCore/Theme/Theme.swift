@@ -24,6 +24,22 @@ public struct Theme: Sendable {
     /// - Returns: The theme.
     /// - Throws: ``BuildFailure`` with every problem found, each at its file and line.
     public static func load(siteRoot: URL, folder: String) throws(BuildFailure) -> Theme {
+        try compile(readSources(siteRoot: siteRoot, folder: folder))
+    }
+
+    /// A theme's template texts, read but not parsed: each template's name, text and origin, and
+    /// the files that could not be read.
+    struct Sources: Sendable {
+        fileprivate var templates: [String: (text: String, path: String)]
+        fileprivate var diagnostics: [Diagnostic]
+
+        /// Every template's name.
+        var names: Set<String> { Set(templates.keys) }
+    }
+
+    /// Reads the built-in templates and the site's; cheap next to ``compile(_:)``, which a build
+    /// runs while the content loads.
+    static func readSources(siteRoot: URL, folder: String) -> Sources {
         var sources: [String: (text: String, path: String)] = [:]
         for (name, text) in BuiltInTheme.templates { sources[name] = (text, "built-in theme: \(name).mustache") }
         var diagnostics: [Diagnostic] = []
@@ -53,6 +69,14 @@ public struct Theme: Sendable {
             }
             sources[name] = (text, path)
         }
+        return Sources(templates: sources, diagnostics: diagnostics)
+    }
+
+    /// Parses and checks read templates: syntax, partials that exist, and no partial that
+    /// includes itself through others.
+    static func compile(_ read: Sources) throws(BuildFailure) -> Theme {
+        let sources = read.templates
+        var diagnostics = read.diagnostics
         var parsed: [String: MustacheTemplate] = [:]
         for name in sources.keys.sorted() {
             guard let source = sources[name] else { continue }
