@@ -280,10 +280,11 @@ public struct SiteBuilder: Sendable {
         context.theme = theme
     }
 
-    /// Reads the templates, and compiles them on another thread while the steps after this one
-    /// run; ``finishLoadingTheme(_:)`` takes the result. Compiling the built-in theme takes
-    /// milliseconds on one core, which the start of loading the content leaves free: it was a
-    /// twentieth of a 1 000-post build's wall time.
+    /// Reads the templates, and compiles them on another thread while the next steps run.
+    ///
+    /// ``finishLoadingTheme(_:)`` takes the result. Compiling the built-in theme takes
+    /// milliseconds on one core, which installing the plugins and starting to load the content
+    /// leave free: it was a twentieth of a 1 000-post build's wall time.
     static func startLoadingTheme(_ context: inout BuildContext) {
         let sources = Theme.readSources(siteRoot: context.siteRoot, folder: context.config.paths.templates)
         let compiled = Task { () -> Result<Theme, BuildFailure> in
