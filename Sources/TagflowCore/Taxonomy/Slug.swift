@@ -22,6 +22,58 @@ public struct Slug: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// ```
     /// A name with nothing left (only emoji or symbols) gets `u` and the hex code points (`💪` → `u1f4aa`).
     public init(from name: String) {
+        rawValue = Self.asciiSlug(name) ?? Self.unicodeSlug(name)
+    }
+
+    /// ``init(from:)`` for a name of ASCII characters, by the same rules read from its bytes; `nil`
+    /// for any other name, and for one that leaves no letters or digits.
+    ///
+    /// Reading every name by `Character`, normalised and lowercased by Foundation, took 2.5 µs a
+    /// tag, on the one core that builds the taxonomy.
+    static func asciiSlug(_ name: String) -> String? {
+        var slug: [UInt8] = []
+        slug.reserveCapacity(name.utf8.count + 8)
+        var inWord = false
+        func startWord() {
+            if !slug.isEmpty { slug.append(UInt8(ascii: "-")) }
+            inWord = true
+        }
+        func word(_ text: StaticString) {
+            startWord()
+            text.withUTF8Buffer { slug.append(contentsOf: $0) }
+            inWord = false
+        }
+        var previous: UInt8?
+        for byte in name.utf8 {
+            guard byte < 0x80 else { return nil }
+            let character = byte | (UInt8(ascii: "A")...UInt8(ascii: "Z") ~= byte ? 0x20 : 0)
+            switch character {
+            case UInt8(ascii: "+"): word("plus")
+            case UInt8(ascii: "#"):
+                // "C#", "F#" are languages; a leading "#hashtag" is just a marker.
+                if let previous, Self.isLetter(previous) { word("sharp") }
+            case UInt8(ascii: "&"): word("and")
+            case UInt8(ascii: "%"): word("percent")
+            case UInt8(ascii: "@"): word("at")
+            case UInt8(ascii: "."):
+                if previous == nil || previous == UInt8(ascii: " ") { word("dot") } else { inWord = false }
+            default:
+                if Self.isLetter(character) || UInt8(ascii: "0")...UInt8(ascii: "9") ~= character {
+                    if !inWord { startWord() }
+                    slug.append(character)
+                } else {
+                    inWord = false
+                }
+            }
+            previous = character
+        }
+        return slug.isEmpty ? nil : String(decoding: slug, as: UTF8.self)
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { UInt8(ascii: "a")...UInt8(ascii: "z") ~= byte }
+
+    /// ``init(from:)`` for any name.
+    static func unicodeSlug(_ name: String) -> String {
         var words: [String] = []
         var current = ""
         func endWord() {
@@ -75,7 +127,7 @@ public struct Slug: Sendable, Hashable, Comparable, CustomStringConvertible {
                 .map { String($0.value, radix: 16) }.joined(separator: "-")
             if text == "u" { text = "untitled" }
         }
-        rawValue = text
+        return text
     }
 
     /// A Latin letter without its accents; any other letter or digit unchanged.

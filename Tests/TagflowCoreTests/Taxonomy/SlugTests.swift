@@ -48,6 +48,26 @@ import Testing
         }
     }
 
+    /// Every ASCII name of up to four pieces gets the same slug from its bytes as by `Character`.
+    @Test func asciiNamesGetTheSameSlugFromTheirBytes() {
+        let pieces = ["a", "Q", "7", "+", "#", "&", "%", "@", ".", " ", "-", "_", "!", "\r\n", "\t", "~"]
+        var names = [""]
+        for _ in 0..<4 { names += names.flatMap { prefix in pieces.map { prefix + $0 } } }
+        for name in Set(names) {
+            let unicode = Slug.unicodeSlug(name)
+            if let fromBytes = Slug.asciiSlug(name) {
+                #expect(fromBytes == unicode, "\(name.debugDescription)")
+            } else {
+                // Only a name with no letter, digit or spelt-out sign is left to the other path.
+                let hasWord = name.contains { $0.isLetter || $0.isNumber || "+&%@".contains($0) }
+                #expect(!hasWord, "\(name.debugDescription)")
+            }
+            #expect(Slug(from: name).rawValue == unicode, "\(name.debugDescription)")
+        }
+        #expect(Slug.asciiSlug("Café") == nil)
+        #expect(Slug.asciiSlug("C# & .NET") == "c-sharp-and-dot-net")
+    }
+
     @Test func percentEncodesNonASCII() {
         #expect(percentEncodedPath("/tags/标签/") == "/tags/%E6%A0%87%E7%AD%BE/")
         #expect(percentEncodedPath("/a b/") == "/a%20b/")
