@@ -112,7 +112,7 @@ struct SiteRenderer: Sendable {
         self.timeZone = ContentDate.timeZone(named: site.config.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
         self.tagCountReads = tagCountReads
         self.tagLinks = Self.tagLinks(of: site, routes: routes)
-        self.siteContextBox = ImmutableContext(value: Self.makeSiteContext(site: site, hooks: hooks, routes: routes))
+        self.siteContext = Self.makeSiteContext(site: site, hooks: hooks, routes: routes)
         self.postTagContexts = Self.postTagContexts(tagLinks, reads: tagCountReads)
     }
 
@@ -131,7 +131,8 @@ struct SiteRenderer: Sendable {
     private static func postTagContexts(_ links: [TagLink], reads: NameReads?) -> [SharedContext] {
         links.map { link in
             SharedContext(
-                ["name": link.name, "url": link.url, "count": link.count], watching: reads.map { ("count", $0) })
+                ["name": .text(link.name), "url": .text(link.url), "count": .number(link.count)],
+                watching: reads.map { ("count", $0) })
         }
     }
 
@@ -443,14 +444,14 @@ struct SiteRenderer: Sendable {
         case .home(let pagination):
             let path = Pagination.path(of: pagination.page, firstPagePath: Routes.home)
             var context = base(path: path, title: site.config.title, description: site.config.description)
-            context["posts"] = pagination.range.map(listed)
-            context["pagination"] = paginationContext(pagination, firstPagePath: Routes.home)
+            context["posts"] = .list(pagination.range.map { .shared(listed($0)) })
+            context["pagination"] = .object(paginationContext(pagination, firstPagePath: Routes.home))
             // The cloud is on the first page only: later pages are for reading on, and a cloud of
             // every tag on each of them would be most of the site's bytes on a large blog.
             if pagination.page == 1,
                 let html = homeCloudHTML ?? hooks.tagListRenderer?.html(for: tagLinks, role: .homeCloud)
             {
-                context["cloud_html"] = html
+                context["cloud_html"] = .text(html)
             }
             return (page(path, "home", context), [])
         case .post(let index):
@@ -459,36 +460,36 @@ struct SiteRenderer: Sendable {
             var context = base(path: path, title: post.title, description: post.description)
             var details = summary(of: index, role: .post)
             let (content, diagnostics) = contentHTML(post.body, sourcePath: post.sourcePath)
-            details["content"] = content
-            details["reading_minutes"] = max(1, (post.body.wordCount + 219) / 220)
+            details["content"] = .text(content)
+            details["reading_minutes"] = .number(max(1, (post.body.wordCount + 219) / 220))
             if let updated = post.updated {
-                details["updated_display"] = updated.displayDay(in: timeZone)
-                details["updated_rfc3339"] = updated.rfc3339(in: timeZone)
+                details["updated_display"] = .text(updated.displayDay(in: timeZone))
+                details["updated_rfc3339"] = .text(updated.rfc3339(in: timeZone))
             }
-            if index > 0 { details["newer"] = listed(index - 1) }
-            if index + 1 < site.posts.count { details["older"] = listed(index + 1) }
+            if index > 0 { details["newer"] = .shared(listed(index - 1)) }
+            if index + 1 < site.posts.count { details["older"] = .shared(listed(index + 1)) }
             details["params"] = Self.templateValue(.map(post.params))
-            context["post"] = details
+            context["post"] = .object(details)
             return (page(path, post.template ?? "post", context), diagnostics)
         case .page(let index):
             let item = site.pages[index]
             let path = Routes.page(item.slug)
             var context = base(path: path, title: item.title, description: item.description)
             let (content, diagnostics) = contentHTML(item.body, sourcePath: item.sourcePath)
-            if var details = context["page"] as? [String: Any] {
-                details["content"] = content
+            if case .object(var details)? = context["page"] {
+                details["content"] = .text(content)
                 details["params"] = Self.templateValue(.map(item.params))
-                context["page"] = details
+                context["page"] = .object(details)
             }
             return (page(path, item.template ?? "page", context), diagnostics)
         case .tags:
             var context = base(path: Routes.tags, title: "Tags", description: "Every tag of \(site.config.title)")
             let links = tagLinks
-            context["tags"] = links.map(tagContext)
-            context["tag_count"] = links.count
-            context["post_count"] = site.posts.count
+            context["tags"] = .list(links.map { .object(tagContext($0)) })
+            context["tag_count"] = .number(links.count)
+            context["post_count"] = .number(site.posts.count)
             if let html = cloudHTML ?? hooks.tagListRenderer?.html(for: links, role: .cloud) {
-                context["cloud_html"] = html
+                context["cloud_html"] = .text(html)
             }
             return (page(Routes.tags, "tags", context), [])
         case .tag(let index, let pagination):
@@ -498,16 +499,16 @@ struct SiteRenderer: Sendable {
             var context = base(
                 path: path, title: tag.name, description: "Posts tagged “\(tag.name)” on \(site.config.title)")
             var tagDetails = tagContext(tagLinks[index])
-            tagDetails["posts_word"] = tag.count == 1 ? "post" : "posts"
-            context["tag"] = tagDetails
-            context["posts"] = pagination.range.map { listed(tag.postIndices[$0]) }
-            context["pagination"] = paginationContext(pagination, firstPagePath: firstPage)
+            tagDetails["posts_word"] = .text(tag.count == 1 ? "post" : "posts")
+            context["tag"] = .object(tagDetails)
+            context["posts"] = .list(pagination.range.map { .shared(listed(tag.postIndices[$0])) })
+            context["pagination"] = .object(paginationContext(pagination, firstPagePath: firstPage))
             if relatedHTML.indices.contains(index) {
-                if let html = relatedHTML[index] { context["related_html"] = html }
+                if let html = relatedHTML[index] { context["related_html"] = .text(html) }
             } else if let html = hooks.tagListRenderer?.html(
                 for: relatedTags(of: index), role: .related(current: tag.key))
             {
-                context["related_html"] = html
+                context["related_html"] = .text(html)
             }
             return (page(path, "tag", context), [])
         case .notFound:
@@ -520,47 +521,42 @@ struct SiteRenderer: Sendable {
         }
     }
 
-    private func page(_ path: String, _ template: String, _ context: [String: Any]) -> OutputFile {
+    private func page(_ path: String, _ template: String, _ context: TemplateObject) -> OutputFile {
         OutputFile(path: Routes.file(for: path), contents: theme.bytes(rendering: context, with: template))
     }
 
     // MARK: Contexts
 
-    private func base(path: String, title: String, description: String) -> [String: Any] {
-        var page: [String: Any] = ["title": title, "url": routes.url(path), "permalink": routes.permalink(path)]
+    private func base(path: String, title: String, description: String) -> TemplateObject {
+        var page: TemplateObject = [
+            "title": .text(title), "url": .text(routes.url(path)), "permalink": .text(routes.permalink(path)),
+        ]
         // Mustache treats "" as true, so empty optional texts are left out rather than set.
-        if !description.isEmpty { page["description"] = description }
-        return ["site": siteContext, "page": page]
+        if !description.isEmpty { page["description"] = .text(description) }
+        return ["site": siteContext, "page": .object(page)]
     }
 
     /// The `site` object every page's template gets, made once.
     ///
     /// Made per page it was 3% of a 10 000-post build. It holds no posts and no tags, what
     /// ``replace(_:)`` and ``retag(_:)`` change.
-    private var siteContext: [String: Any] { siteContextBox.value }
-    private let siteContextBox: ImmutableContext
+    private let siteContext: TemplateValue
 
-    /// A template context that is never changed after it is made.
-    private struct ImmutableContext: @unchecked Sendable {
-        // @unchecked: `Any` hides the values, which are strings and arrays and dictionaries of
-        // strings, all values; nothing writes to the dictionary after `init`.
-        let value: [String: Any]
-    }
-
-    private static func makeSiteContext(site: Site, hooks: PluginContext, routes: Routes) -> [String: Any] {
+    private static func makeSiteContext(site: Site, hooks: PluginContext, routes: Routes) -> TemplateValue {
         let config = site.config
-        var context: [String: Any] = [
-            "title": config.title, "language": config.language, "base_url": config.baseURL,
-            "base_path": config.basePath,
-            "permalink": routes.permalink(Routes.home), "home_url": routes.url(Routes.home),
-            "tags_url": routes.url(Routes.tags), "feed_url": routes.url(Routes.feed),
-            "css_url": routes.url(Routes.stylesheet),
-            "stylesheets": hooks.stylesheets.map { routes.url($0) },
-            "pages": site.pages.map { ["title": $0.title, "url": routes.url(Routes.page($0.slug))] },
+        var context: TemplateObject = [
+            "title": .text(config.title), "language": .text(config.language), "base_url": .text(config.baseURL),
+            "base_path": .text(config.basePath),
+            "permalink": .text(routes.permalink(Routes.home)), "home_url": .text(routes.url(Routes.home)),
+            "tags_url": .text(routes.url(Routes.tags)), "feed_url": .text(routes.url(Routes.feed)),
+            "css_url": .text(routes.url(Routes.stylesheet)),
+            "stylesheets": .list(hooks.stylesheets.map { .text(routes.url($0)) }),
+            "pages": .list(
+                site.pages.map { .object(["title": .text($0.title), "url": .text(routes.url(Routes.page($0.slug)))]) }),
         ]
-        if !config.description.isEmpty { context["description"] = config.description }
-        if !config.author.isEmpty { context["author"] = config.author }
-        return context
+        if !config.description.isEmpty { context["description"] = .text(config.description) }
+        if !config.author.isEmpty { context["author"] = .text(config.author) }
+        return .object(context)
     }
 
     private func tagIndices(of postIndex: Int) -> [Int] {
@@ -578,7 +574,10 @@ struct SiteRenderer: Sendable {
         let day = post.date.isoDay(in: timeZone)
         let sitemapEntry =
             post.isDraft
-            ? nil : SharedContext(["loc": permalink, "lastmod": post.updated.map { $0.isoDay(in: timeZone) } ?? day])
+            ? nil
+            : SharedContext([
+                "loc": .text(permalink), "lastmod": .text(post.updated.map { $0.isoDay(in: timeZone) } ?? day),
+            ])
         return PostSummary(
             title: post.title, url: routes.url(path), permalink: permalink,
             dateDisplay: post.date.displayDay(in: timeZone),
@@ -597,29 +596,29 @@ struct SiteRenderer: Sendable {
         listedPosts.indices.contains(index) ? listedPosts[index] : SharedContext(summary(of: index))
     }
 
-    private func summary(of index: Int, role: TagListRole = .summary) -> [String: Any] {
+    private func summary(of index: Int, role: TagListRole = .summary) -> TemplateObject {
         let summary = summaries.indices.contains(index) ? summaries[index] : makeSummary(of: index)
         return context(of: summary, tags: tagIndices(of: index), role: role)
     }
 
-    private func context(of summary: PostSummary, tags: [Int], role: TagListRole) -> [String: Any] {
+    private func context(of summary: PostSummary, tags: [Int], role: TagListRole) -> TemplateObject {
         let links = tags.map { tagLinks[$0] }
-        var context: [String: Any] = [
-            "title": summary.title, "url": summary.url, "permalink": summary.permalink,
-            "date_display": summary.dateDisplay, "date_iso": summary.dateISO, "date_rfc3339": summary.dateRFC3339,
-            "summary": summary.summary, "is_draft": summary.isDraft,
-            "tags": tags.map { postTagContexts[$0] },
-            "has_tags": !links.isEmpty,
+        var context: TemplateObject = [
+            "title": .text(summary.title), "url": .text(summary.url), "permalink": .text(summary.permalink),
+            "date_display": .text(summary.dateDisplay), "date_iso": .text(summary.dateISO),
+            "date_rfc3339": .text(summary.dateRFC3339), "summary": .text(summary.summary),
+            "is_draft": .flag(summary.isDraft), "tags": .list(tags.map { .shared(postTagContexts[$0]) }),
+            "has_tags": .flag(!links.isEmpty),
         ]
         let drawnAsSummary =
             role == .summary || links.isEmpty || (role == .post && hooks.tagListRenderer?.drawsPostsAsSummaries == true)
         let html = drawnAsSummary ? summary.tagsHTML : hooks.tagListRenderer?.html(for: links, role: role)
-        if let html { context["tags_html"] = html }
+        if let html { context["tags_html"] = .text(html) }
         return context
     }
 
-    private func tagContext(_ link: TagLink) -> [String: Any] {
-        ["name": link.name, "url": link.url, "count": link.count]
+    private func tagContext(_ link: TagLink) -> TemplateObject {
+        ["name": .text(link.name), "url": .text(link.url), "count": .number(link.count)]
     }
 
     /// The tag first, then tags sharing posts with it: most shared first, then by identity (the
@@ -638,16 +637,18 @@ struct SiteRenderer: Sendable {
         return [tagIndex] + related.map(\.key)
     }
 
-    private func paginationContext(_ pagination: Pagination, firstPagePath: String) -> [String: Any] {
-        var context: [String: Any] = [
-            "page": pagination.page, "page_count": pagination.pageCount, "is_first": pagination.page == 1,
-            "has_many": pagination.pageCount > 1,
+    private func paginationContext(_ pagination: Pagination, firstPagePath: String) -> TemplateObject {
+        var context: TemplateObject = [
+            "page": .number(pagination.page), "page_count": .number(pagination.pageCount),
+            "is_first": .flag(pagination.page == 1), "has_many": .flag(pagination.pageCount > 1),
         ]
         if pagination.page > 1 {
-            context["newer_url"] = routes.url(Pagination.path(of: pagination.page - 1, firstPagePath: firstPagePath))
+            context["newer_url"] = .text(
+                routes.url(Pagination.path(of: pagination.page - 1, firstPagePath: firstPagePath)))
         }
         if pagination.page < pagination.pageCount {
-            context["older_url"] = routes.url(Pagination.path(of: pagination.page + 1, firstPagePath: firstPagePath))
+            context["older_url"] = .text(
+                routes.url(Pagination.path(of: pagination.page + 1, firstPagePath: firstPagePath)))
         }
         return context
     }
@@ -677,7 +678,7 @@ struct SiteRenderer: Sendable {
         return (html, diagnostics)
     }
 
-    private func feedContext() -> [String: Any] {
+    private func feedContext() -> TemplateObject {
         // By index: filtering the posts copied all of them to keep the first few.
         var entries: [Post] = []
         for index in site.posts.indices where !site.posts[index].isDraft {
@@ -687,50 +688,53 @@ struct SiteRenderer: Sendable {
         let updated = entries.map { $0.updated ?? $0.date }.max() ?? ContentDate(secondsSince1970: 0)
         return [
             "site": siteContext,
-            "feed": [
-                "permalink": routes.permalink(Routes.feed), "updated": updated.rfc3339(in: timeZone),
-                "author": site.config.author.isEmpty ? site.config.title : site.config.author,
-            ] as [String: Any],
-            "entries": entries.map { post -> [String: Any] in
-                let path = Routes.post(post.slug)
-                return [
-                    "title": post.title, "permalink": routes.permalink(path),
-                    "date_rfc3339": post.date.rfc3339(in: timeZone),
-                    "updated_rfc3339": (post.updated ?? post.date).rfc3339(in: timeZone), "summary": post.summary,
-                    "content": contentHTML(post.body, sourcePath: post.sourcePath).0,
-                    "tags": post.tagKeys.compactMap { site.taxonomy[$0] }.map { ["name": $0.name] },
-                ]
-            },
+            "feed": .object([
+                "permalink": .text(routes.permalink(Routes.feed)), "updated": .text(updated.rfc3339(in: timeZone)),
+                "author": .text(site.config.author.isEmpty ? site.config.title : site.config.author),
+            ]),
+            "entries": .list(
+                entries.map { post in
+                    let path = Routes.post(post.slug)
+                    return .object([
+                        "title": .text(post.title), "permalink": .text(routes.permalink(path)),
+                        "date_rfc3339": .text(post.date.rfc3339(in: timeZone)),
+                        "updated_rfc3339": .text((post.updated ?? post.date).rfc3339(in: timeZone)),
+                        "summary": .text(post.summary),
+                        "content": .text(contentHTML(post.body, sourcePath: post.sourcePath).0),
+                        "tags": .list(
+                            post.tagKeys.compactMap { site.taxonomy[$0] }.map { .object(["name": .text($0.name)]) }),
+                    ])
+                }),
         ]
     }
 
-    private func sitemapContext() -> [String: Any] {
-        var urls: [Any] = [["loc": routes.permalink(Routes.home)]]
+    private func sitemapContext() -> TemplateObject {
+        var urls: [TemplateValue] = [.object(["loc": .text(routes.permalink(Routes.home))])]
         urls.reserveCapacity(site.posts.count + site.pages.count + site.taxonomy.tags.count + 2)
         // By index: a `Post` copied out of the array is a dozen retains.
         for index in site.posts.indices where !site.posts[index].isDraft {
             let summary = summaries.indices.contains(index) ? summaries[index] : makeSummary(of: index)
-            if let entry = summary.sitemapEntry { urls.append(entry) }
+            if let entry = summary.sitemapEntry { urls.append(.shared(entry)) }
         }
-        for page in site.pages { urls.append(["loc": routes.permalink(Routes.page(page.slug))]) }
-        urls.append(["loc": routes.permalink(Routes.tags)])
-        for tag in site.taxonomy.tags { urls.append(["loc": routes.permalink(Routes.tag(tag.slug))]) }
-        return ["urls": urls]
+        for page in site.pages { urls.append(.object(["loc": .text(routes.permalink(Routes.page(page.slug)))])) }
+        urls.append(.object(["loc": .text(routes.permalink(Routes.tags))]))
+        for tag in site.taxonomy.tags { urls.append(.object(["loc": .text(routes.permalink(Routes.tag(tag.slug)))])) }
+        return ["urls": .list(urls)]
     }
 
-    /// Front matter values as plain Swift values for Mustache.
-    static func templateValue(_ value: YAMLValue) -> Any {
+    /// Front matter values as template values.
+    static func templateValue(_ value: YAMLValue) -> TemplateValue {
         switch value {
-        case .null: return false
-        case .bool(let flag): return flag
-        case .int(let number): return number
-        case .double(let number): return number
-        case .string(let text): return text
-        case .list(let items): return items.map(templateValue)
+        case .null: return .flag(false)
+        case .bool(let flag): return .flag(flag)
+        case .int(let number): return .number(number)
+        case .double(let number): return .decimal(number)
+        case .string(let text): return .text(text)
+        case .list(let items): return .list(items.map(templateValue))
         case .map(let mapping):
-            var dictionary: [String: Any] = [:]
-            for entry in mapping.entries { dictionary[entry.key] = templateValue(entry.value) }
-            return dictionary
+            var object: TemplateObject = [:]
+            for entry in mapping.entries { object[entry.key] = templateValue(entry.value) }
+            return .object(object)
         }
     }
 }

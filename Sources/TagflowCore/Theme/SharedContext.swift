@@ -20,14 +20,13 @@ import Synchronization
 /// It can also watch one name: each lookup of it, by either renderer, and each printing of the
 /// whole context, is noted in a ``NameReads`` (a tag's `count` in posts' tag lists).
 final class SharedContext: @unchecked Sendable, MustacheParent, CustomStringConvertible {
-    // @unchecked: `values` holds strings, numbers, flags, other shared contexts, and arrays and
-    // dictionaries of them (SiteRenderer's contexts), and is never changed after `init`;
-    // `renderings` is only touched under `lock`. (An `NSLock`, a pthread mutex, which
+    // @unchecked: `values` is never changed after `init`; `renderings` is only touched under
+    // `lock`. (An `NSLock`, a pthread mutex, which
     // ThreadSanitizer follows: it reported the same accesses under `Synchronization.Mutex` as
     // races.)
 
-    /// The names and values, as in any `[String: Any]` context.
-    let values: [String: Any]
+    /// The names and values.
+    let values: TemplateObject
     /// Rendered section bodies, by ``TemplateProgram`` section identity.
     private var renderings: [Int: Rendering] = [:]
     private let lock = NSLock()
@@ -36,23 +35,23 @@ final class SharedContext: @unchecked Sendable, MustacheParent, CustomStringConv
     /// A name whose lookups are noted (by either renderer), and where.
     let watch: (name: String, reads: NameReads)?
 
-    init(_ values: [String: Any], watching watch: (name: String, reads: NameReads)? = nil) {
+    init(_ values: TemplateObject, watching watch: (name: String, reads: NameReads)? = nil) {
         self.values = values
         self.watch = watch
     }
 
     /// The value of a name, as a lookup: a lookup of the watched name is noted.
-    func value(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         if let watch, watch.name == name { watch.reads.note() }
         return values[name]
     }
 
-    func child(named name: String) -> Any? { value(named: name) }
+    func child(named name: String) -> Any? { value(named: name)?.any }
 
     var description: String {
         // Printed whole, the watched name is shown too.
         watch?.reads.note()
-        return values.description
+        return values.mapValues(\.any).description
     }
 
     /// What a section body rendered from this context.

@@ -10,17 +10,16 @@ internal import TagflowHTML
 /// splitting dotted names again on every lookup, and joining each piece of output into a new
 /// string: 39% of a 10 000-post build's CPU time, 16% in dynamic casts alone. This walks the same
 /// parsed tokens (read from swift-mustache's templates, so parsing, standalone lines and
-/// whitespace stay exactly swift-mustache's) with the value types Tagflow's contexts are made of
-/// checked first by concrete type, and writes into one buffer.
+/// whitespace stay exactly swift-mustache's) over typed contexts (``TemplateValue``), and writes
+/// into one buffer.
 ///
 /// It is exact or it declines:
 /// - A theme using something it does not do (transforms, dynamic partials, another content type,
 ///   indented standalone partials or blocks) is not compiled; the theme renders with
 ///   swift-mustache.
-/// - A value of any type other than those below makes ``render(_:with:)`` throw, and the page is
-///   rendered with swift-mustache instead. Handled: `String`, `Int`, `Double`, `Bool`,
-///   `[String: Any]` (and other dictionaries keyed by `String`), ``SharedContext``, arrays, and
-///   absent names.
+/// - Contexts are ``TemplateValue``s. One that `{{name}}` would print whole (a list or an
+///   object, which swift-mustache prints as Swift describes it) makes ``render(_:with:)`` throw,
+///   and the page is rendered with swift-mustache instead.
 ///
 /// What a section renders from a ``SharedContext`` is kept in it when it read nothing below it on
 /// the stack, and reused by every later page (see ``SharedContext``).
@@ -100,16 +99,24 @@ struct TemplateProgram: Sendable {
     /// Renders a context with the named template, as text.
     ///
     /// - Returns: The text; `""` for a template that does not exist, as swift-mustache.
-    /// - Throws: ``Unsupported`` when the context holds a value of another type.
-    func render(_ context: Any, with name: String) throws(Unsupported) -> String {
+    /// - Throws: ``Unsupported`` when `{{name}}` shows a list or an object.
+    func render(_ context: TemplateValue, with name: String) throws(Unsupported) -> String {
         String(decoding: try bytes(rendering: context, with: name), as: UTF8.self)
+    }
+
+    /// Renders a context of Swift values (see ``TemplateValue/init(any:)``).
+    ///
+    /// - Throws: ``Unsupported`` also when the context holds a value of another type.
+    func render(_ context: Any, with name: String) throws(Unsupported) -> String {
+        guard let value = TemplateValue(any: context) else { throw Unsupported() }
+        return try render(value, with: name)
     }
 
     /// Renders a context with the named template, as the UTF-8 bytes of ``render(_:with:)``.
     ///
     /// Pages are written as bytes: building them as bytes saves making a `String` of each and
     /// each append's bookkeeping (string appends were 3% of a 10 000-post build).
-    func bytes(rendering context: Any, with name: String) throws(Unsupported) -> [UInt8] {
+    func bytes(rendering context: TemplateValue, with name: String) throws(Unsupported) -> [UInt8] {
         guard let template = templateIndices[name] else { return [] }
         var run = Run(code: code, context: context)
         try run.render(code.templates[template])
@@ -336,56 +343,14 @@ extension TemplateProgram {
         }
     }
 
-    /// One context on the stack, sorted by type once when pushed rather than on every lookup.
-    private enum Frame {
-        case dictionary([String: Any])
-        case shared(SharedContext)
-        /// A text, number, flag or list: nothing is named in it.
-        case unnamed(Any)
-        /// A value of another type: a lookup that reaches it throws ``Unsupported``.
-        case unsupported(Any)
-
-        init(_ value: Any) {
-            // A cast that fails can be slow (a class to a dictionary), so the exact type decides
-            // first.
-            let type = Swift.type(of: value)
-            if type == [String: Any].self, let dictionary = value as? [String: Any] {
-                self = .dictionary(dictionary)
-            } else if type == SharedContext.self, let shared = value as? SharedContext {
-                self = .shared(shared)
-            } else if let dictionary = value as? [String: Any] {
-                self = .dictionary(dictionary)
-            } else if value is String || value is Int || value is Double || value is Bool || value is [Any] {
-                self = .unnamed(value)
-            } else {
-                self = .unsupported(value)
-            }
-        }
-
-        var value: Any {
-            switch self {
-            case .dictionary(let dictionary): dictionary
-            case .shared(let shared): shared
-            case .unnamed(let value), .unsupported(let value): value
-            }
-        }
-
-        func child(_ key: String) throws(Unsupported) -> Any? {
-            switch self {
-            case .dictionary(let dictionary): dictionary[key]
-            case .shared(let shared): shared.value(named: key)
-            case .unnamed: nil
-            case .unsupported: throw Unsupported()
-            }
-        }
-    }
-
     /// One rendering: the output, the context stack, and how deep into it the names looked up
     /// so far reached.
     private struct Run {
         let code: Code
         var output: [UInt8] = []
-        var stack: [Frame]
+        /// The contexts, innermost last: objects and shared contexts hold names, other values
+        /// (a list, a text pushed by a section) none.
+        var stack: [TemplateValue]
         /// The lowest stack index a lookup found a name at since this was last reset; `-1` after
         /// a `{{$block}}`, whose text depends on the templates that include it.
         var lowestRead = Int.max
@@ -395,9 +360,9 @@ extension TemplateProgram {
         /// for a block wins (an outer template's override stands over an inner one's).
         var overrides: [Code.Override] = []
 
-        init(code: Code, context: Any) {
+        init(code: Code, context: TemplateValue) {
             self.code = code
-            stack = [Frame(context)]
+            stack = [context]
             output.reserveCapacity(16_384)
         }
 
@@ -418,17 +383,17 @@ extension TemplateProgram {
                     let textEnd = start + Int(operation.count)
                     output.append(contentsOf: UnsafeBufferPointer(rebasing: code.text[start..<textEnd]))
                 case .escaped, .raw:
-                    if let value = try lookUp(Int(operation.first)) {
+                    if let value = lookUp(Int(operation.first)) {
                         try Self.append(value, escaped: operation.kind == .escaped, to: &output)
                     }
                 case .section:
-                    let value = try lookUp(Int(operation.first))
+                    let value = lookUp(Int(operation.first))
                     try renderSection(
                         value, body: Int32(index + 1)..<operation.end, id: code.firstSectionID + Int(operation.count))
                     index = Int(operation.end)
                     continue
                 case .invertedSection:
-                    let value = try lookUp(Int(operation.first))
+                    let value = lookUp(Int(operation.first))
                     try renderInverted(value, body: Int32(index + 1)..<operation.end)
                     index = Int(operation.end)
                     continue
@@ -458,23 +423,19 @@ extension TemplateProgram {
             }
         }
 
-        private mutating func renderSection(_ value: Any?, body: Range<Int32>, id: Int) throws(Unsupported) {
-            guard let value else { return }
-            if let flag = value as? Bool {
-                if flag { try render(body) }
-            } else if let items = Items(value) {
-                for index in 0..<items.count {
-                    try render(body, id: id, pushing: items.frame(at: index))
-                }
-            } else {
-                try Self.checkSupported(value)
-                try render(body, id: id, pushing: Frame(value))
+        private mutating func renderSection(_ value: TemplateValue?, body: Range<Int32>, id: Int) throws(Unsupported) {
+            switch value {
+            case nil: return
+            case .flag(let flag)?: if flag { try render(body) }
+            case .list(let items)?:
+                for item in items { try render(body, id: id, pushing: item) }
+            case let value?: try render(body, id: id, pushing: value)
             }
         }
 
         /// Renders a section's body with `frame` on top of the stack, or takes what a
         /// ``SharedContext`` kept of it.
-        private mutating func render(_ body: Range<Int32>, id: Int, pushing frame: Frame) throws(Unsupported) {
+        private mutating func render(_ body: Range<Int32>, id: Int, pushing frame: TemplateValue) throws(Unsupported) {
             guard case .shared(let shared) = frame else {
                 stack.append(frame)
                 defer { stack.removeLast() }
@@ -506,28 +467,22 @@ extension TemplateProgram {
         /// and missed is the same under this stack).
         private func noneHolds(_ names: [String]) -> Bool {
             for name in names {
-                for frame in stack {
-                    let found: Any?
-                    // A value it cannot look into: render again rather than decide.
-                    do { found = try frame.child(name) } catch { return false }
-                    if found != nil { return false }
-                }
+                for frame in stack where frame.child(name) != nil { return false }
             }
             return true
         }
 
-        private mutating func renderInverted(_ value: Any?, body: Range<Int32>) throws(Unsupported) {
-            guard let value else { return try render(body) }
-            if let flag = value as? Bool {
-                if !flag { try render(body) }
-            } else if let items = Items(value) {
-                guard items.count == 0 else { return }
+        private mutating func renderInverted(_ value: TemplateValue?, body: Range<Int32>) throws(Unsupported) {
+            switch value {
+            case nil: try render(body)
+            case .flag(let flag)?: if !flag { try render(body) }
+            case .list(let items)?:
+                guard items.isEmpty else { return }
                 // swift-mustache puts the empty list on the stack; nothing can be found in it.
-                stack.append(.unnamed([Any]()))
+                stack.append(.list([]))
                 defer { stack.removeLast() }
                 try render(body)
-            } else {
-                try Self.checkSupported(value)
+            case .some: break
             }
         }
 
@@ -535,23 +490,21 @@ extension TemplateProgram {
         ///
         /// The first part is looked up in the stack from the top down, the rest inside what that
         /// found. Notes where it was found, or that it was not.
-        private mutating func lookUp(_ index: Int) throws(Unsupported) -> Any? {
+        private mutating func lookUp(_ index: Int) -> TemplateValue? {
             // The name and the frames are borrowed in place: copying them out retained a name's
             // parts and each frame's dictionary on every step (a tenth of rendering).
             let name = code.names.baseAddress.unsafelyUnwrapped + index
-            let (found, level) = try stack.withUnsafeBufferPointer { frames throws(Unsupported) -> (Any?, Int) in
+            let (found, level) = stack.withUnsafeBufferPointer { frames -> (TemplateValue?, Int) in
                 let top = frames.count - 1
-                if name.pointee.isCurrent { return (frames[top].value, top) }
+                if name.pointee.isCurrent { return (frames[top], top) }
                 if name.pointee.isTopOnly {
-                    guard let found = try frames[top].child(name.pointee.first) else { return (nil, top) }
-                    return (try Self.descend(name.pointee.rest, from: found), top)
+                    guard let found = frames[top].child(name.pointee.first) else { return (nil, top) }
+                    return (Self.descend(name.pointee.rest, from: found), top)
                 }
                 var level = top
                 while level >= 0 {
-                    if let found = try frames[level].child(name.pointee.first) {
-                        return (
-                            name.pointee.rest.isEmpty ? found : try Self.descend(name.pointee.rest, from: found), level
-                        )
+                    if let found = frames[level].child(name.pointee.first) {
+                        return (name.pointee.rest.isEmpty ? found : Self.descend(name.pointee.rest, from: found), level)
                     }
                     level -= 1
                 }
@@ -565,37 +518,26 @@ extension TemplateProgram {
             return found
         }
 
-        private static func descend(_ path: [String], from value: Any) throws(Unsupported) -> Any? {
+        private static func descend(_ path: [String], from value: TemplateValue) -> TemplateValue? {
             var value = value
             for part in path {
-                guard let child = try Frame(value).child(part) else { return nil }
+                guard let child = value.child(part) else { return nil }
                 value = child
             }
             return value
         }
 
-        private static func checkSupported(_ value: Any) throws(Unsupported) {
-            guard
-                Swift.type(of: value) == SharedContext.self || value is String || value is Int || value is Double
-                    || value is [String: Any]
-            else {
-                throw Unsupported()
-            }
-        }
-
-        /// Appends what `{{name}}` shows of a value, as swift-mustache's `String(describing:)`.
-        private static func append(_ value: Any, escaped: Bool, to output: inout [UInt8]) throws(Unsupported) {
+        /// Appends what `{{name}}` shows of a value, as swift-mustache's `String(describing:)`;
+        /// throws for a list or an object, which it prints as Swift does.
+        private static func append(_ value: TemplateValue, escaped: Bool, to output: inout [UInt8]) throws(Unsupported)
+        {
             let text: String
-            if let string = value as? String {
-                text = string
-            } else if let number = value as? Int {
-                text = String(describing: number)
-            } else if let number = value as? Double {
-                text = String(describing: number)
-            } else if let flag = value as? Bool {
-                text = String(describing: flag)
-            } else {
-                throw Unsupported()
+            switch value {
+            case .text(let string): text = string
+            case .number(let number): text = String(describing: number)
+            case .decimal(let number): text = String(describing: number)
+            case .flag(let flag): text = String(describing: flag)
+            case .list, .object, .shared: throw Unsupported()
             }
             if escaped {
                 HTMLEscaping.appendEscaped(text, to: &output)
@@ -605,43 +547,16 @@ extension TemplateProgram {
             }
         }
     }
+}
 
-    /// A list, read without converting it to `[Any]` (which boxes every item again).
-    private enum Items {
-        case shared([SharedContext])
-        case dictionaries([[String: Any]])
-        case other([Any])
-
-        /// A list's items, `nil` for a value that is not a list.
-        init?(_ value: Any) {
-            // Exact types first: a cast from one array type to another that fails casts the items
-            // one by one before it does.
-            let type = Swift.type(of: value)
-            if type == [SharedContext].self, let list = value as? [SharedContext] {
-                self = .shared(list)
-            } else if type == [[String: Any]].self, let list = value as? [[String: Any]] {
-                self = .dictionaries(list)
-            } else if let list = value as? [Any] {
-                self = .other(list)
-            } else {
-                return nil
-            }
-        }
-
-        var count: Int {
-            switch self {
-            case .shared(let list): list.count
-            case .dictionaries(let list): list.count
-            case .other(let list): list.count
-            }
-        }
-
-        func frame(at index: Int) -> Frame {
-            switch self {
-            case .shared(let list): .shared(list[index])
-            case .dictionaries(let list): .dictionary(list[index])
-            case .other(let list): Frame(list[index])
-            }
+extension TemplateValue {
+    /// The value of `name` in this context: in an object or a shared context (whose lookup is
+    /// noted when it watches that name), nowhere in any other value.
+    fileprivate func child(_ name: String) -> TemplateValue? {
+        switch self {
+        case .object(let object): object[name]
+        case .shared(let shared): shared.value(named: name)
+        case .text, .number, .decimal, .flag, .list: nil
         }
     }
 }

@@ -131,6 +131,13 @@ public struct Theme: Sendable {
     public func hasTemplate(_ name: String) -> Bool { origins[name] != nil }
 
     /// Renders a context with the named template.
+    func render(_ context: TemplateObject, with name: String) -> String {
+        if let program, let text = try? program.render(.object(context), with: name) { return text }
+        return referenceRender(context.mapValues(\.any), with: name)
+    }
+
+    /// Renders a context of Swift values with the named template (see
+    /// ``TemplateValue/init(any:)``; a value of another type is left to swift-mustache).
     func render(_ context: [String: Any], with name: String) -> String {
         if let program, let text = try? program.render(context, with: name) { return text }
         return referenceRender(context, with: name)
@@ -138,13 +145,13 @@ public struct Theme: Sendable {
 
     /// Renders a context with the named template, as UTF-8 bytes (what ``render(_:with:)``
     /// returns, without making a `String` of it when the template program renders it).
-    func bytes(rendering context: [String: Any], with name: String) -> [UInt8] {
-        if let program, let bytes = try? program.bytes(rendering: context, with: name) { return bytes }
-        return Array(referenceRender(context, with: name).utf8)
+    func bytes(rendering context: TemplateObject, with name: String) -> [UInt8] {
+        if let program, let bytes = try? program.bytes(rendering: .object(context), with: name) { return bytes }
+        return Array(referenceRender(context.mapValues(\.any), with: name).utf8)
     }
 
-    /// Renders with swift-mustache itself: for values ``TemplateProgram`` does not handle, and
-    /// for tests that compare the two.
+    /// Renders with swift-mustache itself: for what ``TemplateProgram`` declines, and for tests
+    /// that compare the two.
     func referenceRender(_ context: [String: Any], with name: String) -> String {
         library.render(context, withTemplate: name) ?? ""
     }

@@ -231,7 +231,7 @@ import Testing
 
     /// Every ``SharedContext`` in a value.
     static func sharedContexts(in value: Any) -> [SharedContext] {
-        if let shared = value as? SharedContext { return [shared] + sharedContexts(in: shared.values) }
+        if let shared = value as? SharedContext { return [shared] + sharedContexts(in: shared.values.mapValues(\.any)) }
         if let list = value as? [Any] { return list.flatMap { sharedContexts(in: $0) } }
         if let dictionary = value as? [String: Any] { return dictionary.values.flatMap { sharedContexts(in: $0) } }
         return []
@@ -286,6 +286,19 @@ import Testing
         case 8: return (0..<random.next(3)).map { _ in context(&random, depth: depth - 1) }
         default: return (0..<random.next(3)).map { _ in value(&random, depth: depth - 1) }
         }
+    }
+}
+
+extension SharedContext {
+    /// A shared context of Swift values, as the generators make them.
+    convenience init(_ values: [String: Any]) {
+        let object = values.mapValues { value in
+            guard let converted = TemplateValue(any: value) else {
+                preconditionFailure("not a template value: \(value)")
+            }
+            return converted
+        }
+        self.init(object, watching: nil)
     }
 }
 
