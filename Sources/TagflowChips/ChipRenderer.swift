@@ -60,7 +60,21 @@ public struct ChipRenderer: Sendable {
     /// - Returns: The block geometry.
     /// - Complexity: O(*n* × *b*) for *n* chips and *b* breakpoints.
     public func layout(_ chips: [Chip], rowLimit: Int? = nil) -> Block {
-        let sizes = chips.map { size(of: $0) }
+        layout(chips, sizes: chips.map { size(of: $0) }, rowLimit: rowLimit)
+    }
+
+    /// Lays out chips already measured, at every breakpoint.
+    ///
+    /// For a caller that lays the same chips out many times (a site's tags, in every post's
+    /// list) and keeps their sizes: measuring a label is most of laying it out.
+    ///
+    /// - Parameters:
+    ///   - chips: The chips, in reading order.
+    ///   - sizes: ``size(of:)`` of each chip, in the same order.
+    ///   - rowLimit: Show at most this many rows, ending with a "+N more" chip; `nil` for all.
+    /// - Returns: The block geometry, as ``layout(_:rowLimit:)`` gives it.
+    public func layout(_ chips: [Chip], sizes: [LayoutSize], rowLimit: Int? = nil) -> Block {
+        precondition(sizes.count == chips.count, "one size per chip")
         let items = sizes.map { FlowItem(size: $0) }
         var layout = style.flowLayout
         layout.lineLimit = rowLimit
@@ -282,25 +296,51 @@ public struct ChipRenderer: Sendable {
     func escape(_ text: String) -> String { HTMLEscaping.escaped(text) }
 }
 
-/// A chip block's HTML as it is written: UTF-8 bytes, appended without a string's bookkeeping.
-struct HTMLBytes {
-    private var bytes: [UInt8] = []
+/// A chip block's HTML as it is written: UTF-8 bytes in a buffer of its own.
+///
+/// A block is a few hundred short pieces (tags, digits, property names): appending each to an
+/// `[UInt8]` (uniqueness and capacity checks, then a copy) cost more than the copy itself.
+struct HTMLBytes: ~Copyable {
+    private var start: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
 
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        start = .allocate(capacity: self.capacity)
+    }
+
+    deinit { start.deallocate() }
 
     /// The text written.
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
 
     static func += (out: inout HTMLBytes, literal: StaticString) {
-        literal.withUTF8Buffer { out.bytes.append(contentsOf: $0) }
+        literal.withUTF8Buffer { out.append($0) }
     }
 
     mutating func append(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { append($0) }
     }
 
-    mutating func appendEscaped(_ text: String) { HTMLEscaping.appendEscaped(text, to: &bytes) }
+    mutating func appendEscaped(_ text: String) { HTMLEscaping.forEachEscapedPiece(of: text) { append($0) } }
+
+    /// Appends bytes, in a buffer twice as large when they do not fit.
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        let needed = count + bytes.count
+        if needed > capacity {
+            let grown = max(needed, capacity * 2)
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            larger.initialize(from: start, count: count)
+            start.deallocate()
+            start = larger
+            capacity = grown
+        }
+        (start + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
+    }
 
     /// A whole number in decimal.
     mutating func append(_ number: Int) {
@@ -344,7 +384,7 @@ struct HTMLBytes {
                 rest /= 10
             } while rest > 0
             if negative { put(UInt8(ascii: "-")) }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+            append(UnsafeBufferPointer(rebasing: buffer[start...]))
         }
     }
 

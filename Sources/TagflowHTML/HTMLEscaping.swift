@@ -57,20 +57,41 @@ public enum HTMLEscaping {
             // Runs without anything to escape are copied whole.
             var runStart = 0
             for index in 0..<bytes.count {
-                let entity: StaticString
-                switch bytes[index] {
-                case UInt8(ascii: "&"): entity = "&amp;"
-                case UInt8(ascii: "<"): entity = "&lt;"
-                case UInt8(ascii: ">"): entity = "&gt;"
-                case UInt8(ascii: "\""): entity = "&quot;"
-                case UInt8(ascii: "'"): entity = "&#39;"
-                default: continue
-                }
+                guard let entity = entity(for: bytes[index]) else { continue }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 entity.withUTF8Buffer { output.append(contentsOf: $0) }
                 runStart = index + 1
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+    }
+
+    /// The UTF-8 of `text`, escaped as ``escaped(_:)`` escapes it, in pieces: runs of `text`
+    /// and entities, in order, for writers with a buffer of their own.
+    public static func forEachEscapedPiece(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for index in 0..<bytes.count {
+                guard let entity = entity(for: bytes[index]) else { continue }
+                if index > runStart { body(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                entity.withUTF8Buffer(body)
+                runStart = index + 1
+            }
+            if bytes.count > runStart { body(UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        }
+    }
+
+    /// The entity that stands for `byte`, if it is escaped.
+    @inline(__always)
+    private static func entity(for byte: UInt8) -> StaticString? {
+        switch byte {
+        case UInt8(ascii: "&"): "&amp;"
+        case UInt8(ascii: "<"): "&lt;"
+        case UInt8(ascii: ">"): "&gt;"
+        case UInt8(ascii: "\""): "&quot;"
+        case UInt8(ascii: "'"): "&#39;"
+        default: nil
         }
     }
 

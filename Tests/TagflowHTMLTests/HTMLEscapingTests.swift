@@ -62,6 +62,10 @@ import Testing
             var output = Array("prefix>".utf8)
             HTMLEscaping.appendEscaped(text, to: &output)
             #expect(output == Array("prefix>".utf8) + Array(HTMLEscaping.escaped(text).utf8), "\(text)")
+            var pieces: [[UInt8]] = []
+            HTMLEscaping.forEachEscapedPiece(of: text) { pieces.append(Array($0)) }
+            #expect(pieces.joined().elementsEqual(HTMLEscaping.escaped(text).utf8), "\(text)")
+            #expect(!pieces.contains { $0.isEmpty }, "no empty piece: \(text)")
         }
     }
 
