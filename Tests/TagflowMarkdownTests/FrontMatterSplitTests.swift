@@ -93,6 +93,37 @@ import Testing
         #expect(mapping.entry("count")?.line == 3)
     }
 
+    /// Plain scalars are typed from their bytes as they were from their `Character`s: every
+    /// text of up to four pieces, digits in other scripts and combining marks included.
+    @Test func scalarsAreTypedAsByCharacters() {
+        let pieces = ["1", "0", "-", "+", ".", "e", "E", "x", "٣", "\u{301}", "\r\n", " ", "inf", "_"]
+        var texts = [""]
+        for _ in 0..<4 { texts += texts.flatMap { prefix in pieces.map { prefix + $0 } } }
+        for text in Set(texts) {
+            #expect(YAMLReader.scalarValue(text, isPlain: true) == Self.byCharacters(text), "\(text.debugDescription)")
+        }
+    }
+
+    /// How scalars were typed by `Character`.
+    static func byCharacters(_ text: String) -> YAMLValue {
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        default: break
+        }
+        let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : text[...]
+        if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text) {
+            return .int(number)
+        }
+        if let first = digits.first, first.isASCII, first.isNumber || first == ".",
+            text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }), let number = Double(text)
+        {
+            return .double(number)
+        }
+        return .string(text)
+    }
+
     @Test func quotedNumbersStayText() throws {
         #expect(try YAMLReader.mapping(from: "a: \"42\"")["a"] == .string("42"))
         #expect(try YAMLReader.mapping(from: "date: 2024-03-05")["date"] == .string("2024-03-05"))

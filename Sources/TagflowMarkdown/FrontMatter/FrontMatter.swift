@@ -168,16 +168,30 @@ public enum YAMLReader {
         case "false", "False", "FALSE": return .bool(false)
         default: break
         }
-        let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : text[...]
-        if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text) {
+        // Read as bytes: an ASCII digit is the only ASCII `Character` that is a number, and
+        // checking each `Character`'s properties was 11 000 instructions a date.
+        let bytes = text.utf8
+        let digits =
+            bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") ? bytes.dropFirst() : bytes[...]
+        if !digits.isEmpty, digits.allSatisfy(isDigit), let number = Int(text) {
             return .int(number)
         }
-        if let first = digits.first, first.isASCII, first.isNumber || first == ".",
-            text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }), let number = Double(text)
+        if let first = digits.first, isDigit(first) || first == UInt8(ascii: "."),
+            bytes.allSatisfy({ isDigit($0) || isNumberSign($0) }), let number = Double(text)
         {
             return .double(number)
         }
         return .string(text)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { UInt8(ascii: "0")...UInt8(ascii: "9") ~= byte }
+
+    /// `+`, `-`, `.`, `e` or `E`.
+    private static func isNumberSign(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): true
+        default: false
+        }
     }
 
     private static func convert(_ error: YamlError, yaml: String, lineOffset: Int) -> FrontMatterError {

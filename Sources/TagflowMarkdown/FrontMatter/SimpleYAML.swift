@@ -251,8 +251,20 @@
         /// Double-quoted text may only escape `"` and `\`; any other escape is left to Yams.
         func quoted(from start: Int, in text: Range<Int>) -> (String, Int)? {
             let quote = bytes[start]
-            var value: [UInt8] = []
             var index = start + 1
+            // Most quoted scalars hold no escape: their text is the bytes up to the closing quote.
+            while index < text.upperBound, bytes[index] != quote, bytes[index] != UInt8(ascii: "\\") {
+                index += 1
+            }
+            if index < text.upperBound, bytes[index] == quote,
+                quote == UInt8(ascii: "\"") || index + 1 >= text.upperBound || bytes[index + 1] != quote
+            {
+                return (
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<index]), as: UTF8.self),
+                    index + 1
+                )
+            }
+            var value = Array(bytes[(start + 1)..<index])
             while index < text.upperBound {
                 let byte = bytes[index]
                 if byte == quote {
