@@ -32,18 +32,23 @@ final class SharedContext: @unchecked Sendable, MustacheParent, CustomStringConv
     private let lock = NSLock()
     private let reuses = Atomic<Int>(0)
 
-    /// A name whose lookups are noted (by either renderer), and where.
-    let watch: (name: String, reads: NameReads)?
+    /// A name whose lookups are noted (by either renderer), its hash, and where.
+    let watch: (name: String, hash: UInt64, reads: NameReads)?
 
     init(_ values: TemplateObject, watching watch: (name: String, reads: NameReads)? = nil) {
         self.values = values
-        self.watch = watch
+        self.watch = watch.map { ($0.name, TemplateObject.hash($0.name), $0.reads) }
     }
 
     /// The value of a name, as a lookup: a lookup of the watched name is noted.
     func value(named name: String) -> TemplateValue? {
-        if let watch, watch.name == name { watch.reads.note() }
-        return values[name]
+        value(named: name, hash: TemplateObject.hash(name))
+    }
+
+    /// The value of a name whose ``TemplateObject/hash(_:)`` is `hash`, as a lookup.
+    func value(named name: String, hash: UInt64) -> TemplateValue? {
+        if let watch, watch.hash == hash, watch.name == name { watch.reads.note() }
+        return values.value(named: name, hash: hash)
     }
 
     func child(named name: String) -> Any? { value(named: name)?.any }
@@ -51,7 +56,7 @@ final class SharedContext: @unchecked Sendable, MustacheParent, CustomStringConv
     var description: String {
         // Printed whole, the watched name is shown too.
         watch?.reads.note()
-        return values.mapValues(\.any).description
+        return values.any.description
     }
 
     /// What a section body rendered from this context.

@@ -46,16 +46,19 @@ struct TemplateProgram: Sendable {
         /// `.name`: looked up only in the top of the stack.
         var isTopOnly: Bool
         var path: [String]
-        /// `path[0]`, and the parts after it, kept apart so a lookup takes them without slicing.
+        /// `path[0]`, and the parts after it, kept apart so a lookup takes them without slicing;
+        /// with their hashes (``TemplateObject/hash(_:)``), made once.
         var first: String
-        var rest: [String]
+        var firstHash: UInt64
+        var rest: [(part: String, hash: UInt64)]
 
         init(_ text: String) {
             path = text.split(separator: ".").map(String.init)
             isCurrent = text == "." || path.isEmpty
             isTopOnly = text.first == "."
             first = path.first ?? ""
-            rest = Array(path.dropFirst())
+            firstHash = TemplateObject.hash(first)
+            rest = path.dropFirst().map { ($0, TemplateObject.hash($0)) }
         }
     }
 
@@ -467,7 +470,8 @@ extension TemplateProgram {
         /// and missed is the same under this stack).
         private func noneHolds(_ names: [String]) -> Bool {
             for name in names {
-                for frame in stack where frame.child(name) != nil { return false }
+                let hash = TemplateObject.hash(name)
+                for frame in stack where frame.child(name, hash: hash) != nil { return false }
             }
             return true
         }
@@ -498,12 +502,14 @@ extension TemplateProgram {
                 let top = frames.count - 1
                 if name.pointee.isCurrent { return (frames[top], top) }
                 if name.pointee.isTopOnly {
-                    guard let found = frames[top].child(name.pointee.first) else { return (nil, top) }
+                    guard let found = frames[top].child(name.pointee.first, hash: name.pointee.firstHash) else {
+                        return (nil, top)
+                    }
                     return (Self.descend(name.pointee.rest, from: found), top)
                 }
                 var level = top
                 while level >= 0 {
-                    if let found = frames[level].child(name.pointee.first) {
+                    if let found = frames[level].child(name.pointee.first, hash: name.pointee.firstHash) {
                         return (name.pointee.rest.isEmpty ? found : Self.descend(name.pointee.rest, from: found), level)
                     }
                     level -= 1
@@ -518,10 +524,11 @@ extension TemplateProgram {
             return found
         }
 
-        private static func descend(_ path: [String], from value: TemplateValue) -> TemplateValue? {
+        private static func descend(_ path: [(part: String, hash: UInt64)], from value: TemplateValue) -> TemplateValue?
+        {
             var value = value
-            for part in path {
-                guard let child = value.child(part) else { return nil }
+            for (part, hash) in path {
+                guard let child = value.child(part, hash: hash) else { return nil }
                 value = child
             }
             return value
@@ -550,12 +557,13 @@ extension TemplateProgram {
 }
 
 extension TemplateValue {
-    /// The value of `name` in this context: in an object or a shared context (whose lookup is
-    /// noted when it watches that name), nowhere in any other value.
-    fileprivate func child(_ name: String) -> TemplateValue? {
+    /// The value of `name` (whose ``TemplateObject/hash(_:)`` is `hash`) in this context: in an
+    /// object or a shared context (whose lookup is noted when it watches that name), nowhere in
+    /// any other value.
+    fileprivate func child(_ name: String, hash: UInt64) -> TemplateValue? {
         switch self {
-        case .object(let object): object[name]
-        case .shared(let shared): shared.value(named: name)
+        case .object(let object): object.value(named: name, hash: hash)
+        case .shared(let shared): shared.value(named: name, hash: hash)
         case .text, .number, .decimal, .flag, .list: nil
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A value a template shows, of one of the kinds Tagflow's contexts are made of.
 ///
 /// Contexts were `[String: Any]`: every lookup then cast the value it found (`as? String`,
@@ -23,7 +25,7 @@ enum TemplateValue: Sendable {
         case .decimal(let number): number
         case .flag(let flag): flag
         case .list(let items): items.map(\.any)
-        case .object(let object): object.mapValues(\.any)
+        case .object(let object): object.any
         case .shared(let shared): shared
         }
     }
@@ -64,5 +66,85 @@ enum TemplateValue: Sendable {
     }
 }
 
-/// The names and values of one context.
-typealias TemplateObject = [String: TemplateValue]
+/// The names and values of one context, in insertion order.
+///
+/// Each name is kept with a hash made once (FNV-1a of its UTF-8), and a lookup with a hash made
+/// once (``TemplateProgram`` hashes each name of a theme when it compiles it) compares
+/// integers: a context holds a dozen names, and a name is looked up in several contexts before
+/// one holds it. Through `Dictionary`, each of those lookups hashed the name again, a twentieth
+/// of a 1 000-post build's instructions.
+struct TemplateObject: Sendable, ExpressibleByDictionaryLiteral {
+    private struct Entry {
+        let name: String
+        let hash: UInt64
+        var value: TemplateValue
+    }
+
+    private var entries: [Entry] = []
+
+    init() {}
+
+    /// The names of a literal, which are distinct (as a dictionary literal's must be).
+    init(dictionaryLiteral elements: (String, TemplateValue)...) {
+        entries = elements.map { Entry(name: $0.0, hash: Self.hash($0.0), value: $0.1) }
+    }
+
+    /// The hash ``value(named:hash:)`` takes: FNV-1a of the name's UTF-8, in NFC when it is not
+    /// ASCII, so that names Swift holds equal (canonically equivalent ones, as swift-mustache's
+    /// dictionaries hold them) hash alike.
+    static func hash(_ name: String) -> UInt64 {
+        var name = name
+        let ascii = name.withUTF8 { bytes -> UInt64? in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
+            return hash
+        }
+        if let ascii { return ascii }
+        var composed = name.precomposedStringWithCanonicalMapping
+        return composed.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            return hash
+        }
+    }
+
+    /// The value of a name whose ``hash(_:)`` is `hash`.
+    func value(named name: String, hash: UInt64) -> TemplateValue? {
+        entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices where entries[index].hash == hash && entries[index].name == name {
+                return entries[index].value
+            }
+            return nil
+        }
+    }
+
+    private func index(of name: String, hash: UInt64) -> Int? {
+        entries.firstIndex { $0.hash == hash && $0.name == name }
+    }
+
+    /// The value of a name; setting `nil` removes it.
+    subscript(name: String) -> TemplateValue? {
+        get { value(named: name, hash: Self.hash(name)) }
+        set {
+            let hash = Self.hash(name)
+            if let index = index(of: name, hash: hash) {
+                if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
+            } else if let newValue {
+                entries.append(Entry(name: name, hash: hash, value: newValue))
+            }
+        }
+    }
+
+    /// How many names it holds.
+    var count: Int { entries.count }
+
+    /// The names and values as swift-mustache takes them.
+    var any: [String: Any] {
+        var dictionary: [String: Any] = [:]
+        for entry in entries { dictionary[entry.name] = entry.value.any }
+        return dictionary
+    }
+}

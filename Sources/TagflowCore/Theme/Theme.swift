@@ -133,7 +133,7 @@ public struct Theme: Sendable {
     /// Renders a context with the named template.
     func render(_ context: TemplateObject, with name: String) -> String {
         if let program, let text = try? program.render(.object(context), with: name) { return text }
-        return referenceRender(context.mapValues(\.any), with: name)
+        return referenceRender(context.any, with: name)
     }
 
     /// Renders a context of Swift values with the named template (see
@@ -147,7 +147,7 @@ public struct Theme: Sendable {
     /// returns, without making a `String` of it when the template program renders it).
     func bytes(rendering context: TemplateObject, with name: String) -> [UInt8] {
         if let program, let bytes = try? program.bytes(rendering: .object(context), with: name) { return bytes }
-        return Array(referenceRender(context.mapValues(\.any), with: name).utf8)
+        return Array(referenceRender(context.any, with: name).utf8)
     }
 
     /// Renders with swift-mustache itself: for what ``TemplateProgram`` declines, and for tests

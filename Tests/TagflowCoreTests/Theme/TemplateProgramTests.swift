@@ -170,6 +170,25 @@ import Testing
         #expect(compared > 300)
     }
 
+    /// A context's names: set, replaced, removed and looked up, with the hash made once or not.
+    @Test func objectsHoldTheirNames() {
+        var object: TemplateObject = ["title": .text("a"), "n": .number(1)]
+        object["title"] = .text("b")
+        object["flag"] = .flag(true)
+        object["n"] = nil
+        #expect(object.count == 2)
+        #expect(object["n"] == nil && object["missing"] == nil)
+        #expect(object.value(named: "title", hash: TemplateObject.hash("title")).map { "\($0)" } == "text(\"b\")")
+        #expect(object.value(named: "title", hash: TemplateObject.hash("flag")) == nil, "a name is found by its hash")
+        #expect(object.any.keys.sorted() == ["flag", "title"])
+        #expect(TemplateObject.hash("ab") != TemplateObject.hash("ba"))
+        // Names Swift holds equal are one name, as in a dictionary.
+        var accents: TemplateObject = ["caf\u{E9}": .number(1)]
+        #expect(accents["cafe\u{301}"] != nil)
+        accents["cafe\u{301}"] = .number(2)
+        #expect(accents.count == 1)
+    }
+
     /// A theme with something the program does not do is left to swift-mustache whole.
     @Test func declinesWhatItDoesNotRender() throws {
         for text in [
@@ -231,7 +250,7 @@ import Testing
 
     /// Every ``SharedContext`` in a value.
     static func sharedContexts(in value: Any) -> [SharedContext] {
-        if let shared = value as? SharedContext { return [shared] + sharedContexts(in: shared.values.mapValues(\.any)) }
+        if let shared = value as? SharedContext { return [shared] + sharedContexts(in: shared.values.any) }
         if let list = value as? [Any] { return list.flatMap { sharedContexts(in: $0) } }
         if let dictionary = value as? [String: Any] { return dictionary.values.flatMap { sharedContexts(in: $0) } }
         return []
@@ -292,11 +311,8 @@ import Testing
 extension SharedContext {
     /// A shared context of Swift values, as the generators make them.
     convenience init(_ values: [String: Any]) {
-        let object = values.mapValues { value in
-            guard let converted = TemplateValue(any: value) else {
-                preconditionFailure("not a template value: \(value)")
-            }
-            return converted
+        guard case .object(let object)? = TemplateValue(any: values) else {
+            preconditionFailure("not template values: \(values)")
         }
         self.init(object, watching: nil)
     }
