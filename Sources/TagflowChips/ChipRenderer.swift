@@ -60,21 +60,7 @@ public struct ChipRenderer: Sendable {
     /// - Returns: The block geometry.
     /// - Complexity: O(*n* × *b*) for *n* chips and *b* breakpoints.
     public func layout(_ chips: [Chip], rowLimit: Int? = nil) -> Block {
-        layout(chips, sizes: chips.map { size(of: $0) }, rowLimit: rowLimit)
-    }
-
-    /// Lays out chips already measured, at every breakpoint.
-    ///
-    /// For a caller that lays the same chips out many times (a site's tags, in every post's
-    /// list) and keeps their sizes: measuring a label is most of laying it out.
-    ///
-    /// - Parameters:
-    ///   - chips: The chips, in reading order.
-    ///   - sizes: ``size(of:)`` of each chip, in the same order.
-    ///   - rowLimit: Show at most this many rows, ending with a "+N more" chip; `nil` for all.
-    /// - Returns: The block geometry, as ``layout(_:rowLimit:)`` gives it.
-    public func layout(_ chips: [Chip], sizes: [LayoutSize], rowLimit: Int? = nil) -> Block {
-        precondition(sizes.count == chips.count, "one size per chip")
+        let sizes = chips.map { size(of: $0) }
         let items = sizes.map { FlowItem(size: $0) }
         var layout = style.flowLayout
         layout.lineLimit = rowLimit

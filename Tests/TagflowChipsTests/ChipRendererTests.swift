@@ -27,15 +27,6 @@ import Testing
         }
     }
 
-    /// Chips laid out with sizes measured before are placed as when measured there, with or
-    /// without a row limit.
-    @Test func layoutWithKeptSizesIsTheSame() {
-        let chips = (0..<30).map { Chip(label: $0 % 3 == 0 ? "标签 \($0)" : "tag \($0)", count: $0, weight: $0 % 4) }
-        let sizes = chips.map(renderer.size(of:))
-        #expect(renderer.layout(chips, sizes: sizes) == renderer.layout(chips))
-        #expect(renderer.layout(chips, sizes: sizes, rowLimit: 2) == renderer.layout(chips, rowLimit: 2))
-    }
-
     @Test func htmlIsAListOfLinksInReadingOrderWithPositions() {
         let html = renderer.html(for: [Chip(label: "A&B", url: "/tags/a-and-b/"), Chip(label: "<b>", count: 3)])
         #expect(html.hasPrefix("<div class=\"tf-flow\"><ul class=\"tf-chips\" aria-label=\"Tags\""))

@@ -97,15 +97,6 @@ struct ChipTagLists: TagListRenderer {
     let renderer: ChipRenderer
     let config: ChipsConfig
     let tagsURL: String
-    /// Each chip's box, measured once: a site lays its few hundred tags out in every post's list
-    /// and every tag's related tags, and measuring the labels again was a fifth of drawing them.
-    private let sizes = ChipSizes()
-
-    init(renderer: ChipRenderer, config: ChipsConfig, tagsURL: String) {
-        self.renderer = renderer
-        self.config = config
-        self.tagsURL = tagsURL
-    }
 
     /// A post's page and a list of posts draw its tags the same way (see `html(for:role:)`).
     var drawsPostsAsSummaries: Bool { true }
@@ -116,34 +107,26 @@ struct ChipTagLists: TagListRenderer {
     func html(for tags: [TagLink], role: TagListRole) -> String? {
         switch role {
         case .post, .summary:
-            return html(for: tags.map { Chip(label: $0.name, url: $0.url) }, label: "Tags")
+            return renderer.html(for: tags.map { Chip(label: $0.name, url: $0.url) }, label: "Tags")
         case .related(let current):
             let shown = config.relatedLimit > 0 ? tags.prefix(config.relatedLimit) : tags[...]
             let chips = shown.map { Chip(label: $0.name, url: $0.url, isCurrent: $0.key == current) }
-            return html(for: chips, label: "Related tags")
+            return renderer.html(for: chips, label: "Related tags")
         case .cloud:
-            return html(for: cloud(tags), label: "All tags")
+            return renderer.html(for: cloud(tags), label: "All tags")
         case .homeCloud:
             guard config.homeRows > 0, !tags.isEmpty else { return nil }
             // The collapsed cloud shows the most used tags first, whatever the cloud page's order.
             let chips = cloud(tags, order: "count")
-            let collapsed = layout(chips, rowLimit: config.homeRows)
+            let collapsed = renderer.layout(chips, rowLimit: config.homeRows)
             guard collapsed.more.contains(where: { $0 != nil }) else {
                 return renderer.html(for: chips, block: collapsed, label: "Tags", moreURL: tagsURL)
             }
             return "<div class=\"tf-collapsible\"><div class=\"tf-collapsed\">"
                 + renderer.html(for: chips, block: collapsed, label: "Most used tags", moreURL: tagsURL)
                 + "</div><details><summary>Show all \(tags.count) tags</summary>"
-                + html(for: chips, label: "All tags") + "</details></div>"
+                + renderer.html(for: chips, label: "All tags") + "</details></div>"
         }
-    }
-
-    private func html(for chips: [Chip], label: String) -> String {
-        renderer.html(for: chips, block: layout(chips), label: label, moreURL: nil)
-    }
-
-    private func layout(_ chips: [Chip], rowLimit: Int? = nil) -> ChipRenderer.Block {
-        renderer.layout(chips, sizes: sizes.sizes(of: chips, measuring: renderer.size(of:)), rowLimit: rowLimit)
     }
 
     /// Every tag with its count, weighted on a log scale, by name or by count then name.
@@ -153,37 +136,6 @@ struct ChipTagLists: TagListRenderer {
             ? tags.sorted { $0.count != $1.count ? $0.count > $1.count : $0.key < $1.key } : tags
         let weights = Chip.weights(for: ordered.map(\.count), steps: config.weights.count)
         return zip(ordered, weights).map { Chip(label: $0.name, url: $0.url, count: $0.count, weight: $1) }
-    }
-}
-
-/// Chip boxes by what a box depends on (label, count and weight), shared by the pages that
-/// render at the same time.
-final class ChipSizes: @unchecked Sendable {
-    // @unchecked: `known` is only touched under `lock` (an NSLock, which ThreadSanitizer follows).
-    private struct Key: Hashable {
-        var label: String
-        var count: Int?
-        var weight: Int
-    }
-
-    private var known: [Key: LayoutSize] = [:]
-    private let lock = NSLock()
-
-    /// Each chip's box: the kept one, or `measuring` it (and keeping it).
-    func sizes(of chips: [Chip], measuring: (Chip) -> LayoutSize) -> [LayoutSize] {
-        let keys = chips.map { Key(label: $0.label, count: $0.count, weight: $0.weight) }
-        let kept = lock.withLock { keys.map { known[$0] } }
-        var measured: [(Key, LayoutSize)] = []
-        let sizes = kept.indices.map { index in
-            if let size = kept[index] { return size }
-            let size = measuring(chips[index])
-            measured.append((keys[index], size))
-            return size
-        }
-        if !measured.isEmpty {
-            lock.withLock { for (key, size) in measured { known[key] = size } }
-        }
-        return sizes
     }
 }
 

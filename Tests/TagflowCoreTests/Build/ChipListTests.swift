@@ -1,5 +1,4 @@
 import Foundation
-import TagflowChips
 import TagflowTesting
 import Testing
 
@@ -36,53 +35,6 @@ import Testing
         return block.components(separatedBy: "<a href=").dropFirst().compactMap { part in
             guard let open = part.firstIndex(of: ">"), let close = part.range(of: "</a>") else { return nil }
             return String(part[part.index(after: open)..<close.lowerBound])
-        }
-    }
-
-    /// The plugin keeps each chip's size: every kind of list, drawn twice (the second time from
-    /// kept sizes), is what the renderer draws measuring every chip.
-    @Test func keptChipSizesDrawWhatMeasuringDraws() {
-        let renderer = ChipRenderer()
-        var config = ChipsConfig()
-        config.homeRows = 1
-        let lists = ChipTagLists(renderer: renderer, config: config, tagsURL: "/tags/")
-        let tags = (0..<60).map { index in
-            TagLink(
-                name: index % 5 == 0 ? "标签 \(index)" : "tag \(index)", url: "/tags/t\(index)/", count: index % 7 + 1,
-                key: TagKey("tag \(index)"))
-        }
-        let plainLists = Self.Unkept(renderer: renderer, config: config)
-        for role in [TagListRole.summary, .post, .related(current: tags[0].key), .cloud, .homeCloud] {
-            for _ in 0..<2 {
-                #expect(lists.html(for: tags, role: role) == plainLists.html(for: tags, role: role), "\(role)")
-            }
-        }
-    }
-
-    /// The drawing without kept sizes, as the plugin drew before it kept them.
-    struct Unkept {
-        let renderer: ChipRenderer
-        let config: ChipsConfig
-
-        func html(for tags: [TagLink], role: TagListRole) -> String? {
-            let lists = ChipTagLists(renderer: renderer, config: config, tagsURL: "/tags/")
-            switch role {
-            case .post, .summary:
-                return renderer.html(for: tags.map { Chip(label: $0.name, url: $0.url) }, label: "Tags")
-            case .related(let current):
-                let shown = config.relatedLimit > 0 ? tags.prefix(config.relatedLimit) : tags[...]
-                let chips = shown.map { Chip(label: $0.name, url: $0.url, isCurrent: $0.key == current) }
-                return renderer.html(for: chips, label: "Related tags")
-            case .cloud:
-                return renderer.html(for: lists.cloud(tags), label: "All tags")
-            case .homeCloud:
-                let chips = lists.cloud(tags, order: "count")
-                let collapsed = renderer.layout(chips, rowLimit: config.homeRows)
-                return "<div class=\"tf-collapsible\"><div class=\"tf-collapsed\">"
-                    + renderer.html(for: chips, block: collapsed, label: "Most used tags", moreURL: "/tags/")
-                    + "</div><details><summary>Show all \(tags.count) tags</summary>"
-                    + renderer.html(for: chips, label: "All tags") + "</details></div>"
-            }
         }
     }
 
