@@ -21,9 +21,8 @@ import Synchronization
 /// whole context, is noted in a ``NameReads`` (a tag's `count` in posts' tag lists).
 final class SharedContext: @unchecked Sendable, MustacheParent, CustomStringConvertible {
     // @unchecked: `values` is never changed after `init`; `renderings` is only touched under
-    // `lock`. (An `NSLock`, a pthread mutex, which
-    // ThreadSanitizer follows: it reported the same accesses under `Synchronization.Mutex` as
-    // races.)
+    // `lock`. (An `NSLock`, a pthread mutex, which ThreadSanitizer follows: it reported the same
+    // accesses under `Synchronization.Mutex` as races.)
 
     /// The names and values.
     let values: TemplateObject
