@@ -107,14 +107,6 @@ struct TemplateProgram: Sendable {
         String(decoding: try bytes(rendering: context, with: name), as: UTF8.self)
     }
 
-    /// Renders a context of Swift values (see ``TemplateValue/init(any:)``).
-    ///
-    /// - Throws: ``Unsupported`` also when the context holds a value of another type.
-    func render(_ context: Any, with name: String) throws(Unsupported) -> String {
-        guard let value = TemplateValue(any: context) else { throw Unsupported() }
-        return try render(value, with: name)
-    }
-
     /// Renders a context with the named template, as the UTF-8 bytes of ``render(_:with:)``.
     ///
     /// Pages are written as bytes: building them as bytes saves making a `String` of each and

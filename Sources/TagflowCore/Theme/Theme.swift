@@ -136,13 +136,6 @@ public struct Theme: Sendable {
         return referenceRender(context.any, with: name)
     }
 
-    /// Renders a context of Swift values with the named template (see
-    /// ``TemplateValue/init(any:)``; a value of another type is left to swift-mustache).
-    func render(_ context: [String: Any], with name: String) -> String {
-        if let program, let text = try? program.render(context, with: name) { return text }
-        return referenceRender(context, with: name)
-    }
-
     /// Renders a context with the named template, as UTF-8 bytes (what ``render(_:with:)``
     /// returns, without making a `String` of it when the template program renders it).
     func bytes(rendering context: TemplateObject, with name: String) -> [UInt8] {
