@@ -52,18 +52,7 @@ public enum HTMLEscaping {
     ///
     /// For writers that build a page as bytes: no escaped copy of `text` is made first.
     public static func appendEscaped(_ text: String, to output: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes in
-            // Runs without anything to escape are copied whole.
-            var runStart = 0
-            for index in 0..<bytes.count {
-                guard let entity = entity(for: bytes[index]) else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                entity.withUTF8Buffer { output.append(contentsOf: $0) }
-                runStart = index + 1
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-        }
+        forEachEscapedPiece(of: text) { output.append(contentsOf: $0) }
     }
 
     /// The UTF-8 of `text`, escaped as ``escaped(_:)`` escapes it, in pieces: runs of `text`
@@ -71,6 +60,7 @@ public enum HTMLEscaping {
     public static func forEachEscapedPiece(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var text = text
         text.withUTF8 { bytes in
+            // Runs without anything to escape are copied whole.
             var runStart = 0
             for index in 0..<bytes.count {
                 guard let entity = entity(for: bytes[index]) else { continue }
