@@ -59,6 +59,48 @@ import Testing
         #expect(date.isoDay(in: stockholm) == "2025-06-01")
     }
 
+    /// The formats, written byte by byte, equal the same fields put together by interpolation
+    /// and `String(value)` padded with zeros, for years from before year 0 to past 9999 and for
+    /// zones east and west of UTC (whole hours, half hours, and Kathmandu's +05:45).
+    @Test func formatsEqualTheirInterpolatedForm() throws {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        let zones = try ["UTC", "Europe/Stockholm", "America/St_Johns", "Asia/Kathmandu", "Pacific/Honolulu"].map {
+            try #require(TimeZone(identifier: $0))
+        }
+        let daySeconds: Int64 = 86_400
+        let instants: [Int64] = [
+            0, -1, 1_709_631_000, 1_709_631_000 + 59, 253_402_300_799, 253_402_300_800, -62_135_596_800,
+            -62_135_596_801, -62_167_219_200 - 5 * 365 * daySeconds, -62_167_219_200 - 400 * 365 * daySeconds,
+            40_000 * 365 * daySeconds + 3_723,
+        ]
+        for seconds in instants {
+            let date = ContentDate(secondsSince1970: seconds)
+            for zone in zones {
+                let c = date.components(in: zone)
+                let day = "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))"
+                let offset =
+                    c.offset == 0
+                    ? "Z"
+                    : "\(c.offset < 0 ? "-" : "+")\(pad(abs(c.offset) / 3600, 2)):\(pad(abs(c.offset) % 3600 / 60, 2))"
+                let label = "\(seconds) in \(zone.identifier)"
+                #expect(date.isoDay(in: zone) == day, "\(label)")
+                #expect(
+                    date.rfc3339(in: zone)
+                        == "\(day)T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))\(offset)",
+                    "\(label)")
+                #expect(
+                    date.displayDay(in: zone) == "\(c.day) \(ContentDate.monthNames[c.month - 1]) \(c.year)", "\(label)"
+                )
+            }
+        }
+        // A year before 1 BCE is padded as `String(value)` would be: the minus sign counts.
+        let fiveBCE = ContentDate(secondsSince1970: -62_167_219_200 - 5 * 365 * daySeconds)
+        #expect(fiveBCE.isoDay(in: zones[0]) == "00-5-01-02")
+    }
+
     @Test func fileNamePrefix() {
         #expect(
             ContentDate.fromFileName("2024-03-05-hello.md", timeZone: utc)
