@@ -24,6 +24,31 @@ struct ChromiumCase: Decodable, Sendable, CustomTestStringConvertible {
 }
 
 @Suite struct MeasuringTests {
+    /// Text beyond ASCII is shaped once per stack: a repeat gives what the shaper gives, a
+    /// change of tables starts afresh, and the kept measurements stay within their bound.
+    @Test func keepsWhatTheShaperMeasured() {
+        var stack = FontStack.default.withFallback(.emojiFallback)
+        let texts = ["標籤", "タグ 🏷️", "Ελληνικά", "café"]
+        for text in texts {
+            var shaper = Measurer(stack: stack, size: 14, letterSpacing: 0.5)
+            let shaped = shaper.measure(text)
+            #expect(stack.measure(text, size: 14, letterSpacing: 0.5) == shaped, "\(text)")
+            #expect(stack.measure(text, size: 14, letterSpacing: 0.5) == shaped, "\(text), again")
+        }
+        #expect(stack.keptMeasurementCount == texts.count)
+        // Without the CJK fallback the same text measures otherwise; nothing kept may answer.
+        let withFallback = stack.measure("標籤", size: 14)
+        stack.tables = [.liberationSans]
+        var shaper = Measurer(stack: stack, size: 14, letterSpacing: 0)
+        let alone = shaper.measure("標籤")
+        #expect(alone != withFallback)
+        #expect(stack.measure("標籤", size: 14) == alone)
+        for index in 0..<(ShapedTexts.limit + 10) {
+            _ = stack.measure("標籤 \(index)", size: 14)
+        }
+        #expect(stack.keptMeasurementCount <= ShapedTexts.limit)
+    }
+
     /// The emoji fallback scans a few blocks; they must find what a scan of every code point up
     /// to U+1FFFF and the tag characters finds, with this standard library's Unicode data.
     @Test func theEmojiBlocksHoldEveryEmoji() {

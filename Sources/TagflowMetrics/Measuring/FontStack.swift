@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A font and its fallbacks, as named in a CSS `font-family` list, measuring text as Chromium draws it.
 ///
 /// Characters the first table lacks are measured with the next table that has them, per
@@ -10,7 +12,15 @@
 /// ```
 public struct FontStack: Sendable {
     /// The tables, primary first.
-    public var tables: [MetricsTable]
+    public var tables: [MetricsTable] {
+        didSet { shaped = ShapedTexts() }
+    }
+
+    /// Measurements made by the full shaper, for the next time the same text is measured.
+    private var shaped = ShapedTexts()
+
+    /// How many measurements the stack keeps (for tests).
+    var keptMeasurementCount: Int { shaped.count }
 
     /// Makes a stack from a primary table and its fallbacks, in CSS order.
     ///
@@ -50,8 +60,43 @@ public struct FontStack: Sendable {
         if let fast = Measurer.measureASCII(text, font: tables[0].storage, size: size, letterSpacing: letterSpacing) {
             return fast
         }
+        // Text beyond ASCII goes through the shaper (script runs, fallback fonts, GSUB and GPOS):
+        // 24 000 instructions for a CJK tag, which a site draws on every page that shows it.
+        let key = ShapedTexts.Key(text: text, size: size, letterSpacing: letterSpacing)
+        if let known = shaped[key] { return known }
         var measurer = Measurer(stack: self, size: size, letterSpacing: letterSpacing)
-        return measurer.measure(text)
+        let measurement = measurer.measure(text)
+        shaped[key] = measurement
+        return measurement
+    }
+}
+
+/// The measurements a ``FontStack`` made with its shaper, shared by its copies (which measure
+/// alike) and safe to use from many threads.
+final class ShapedTexts: Sendable {
+    struct Key: Hashable, Sendable {
+        var text: String
+        var size: Double
+        var letterSpacing: Double
+    }
+
+    /// At most this many are kept; when full, all are dropped.
+    ///
+    /// A site's tags are a few hundred; the bound is for a long-lived stack measuring ever new text.
+    static let limit = 4096
+
+    private let measurements = Mutex<[Key: TextMeasurement]>([:])
+
+    var count: Int { measurements.withLock { $0.count } }
+
+    subscript(key: Key) -> TextMeasurement? {
+        get { measurements.withLock { $0[key] } }
+        set {
+            measurements.withLock { measurements in
+                if measurements.count >= Self.limit { measurements.removeAll(keepingCapacity: true) }
+                measurements[key] = newValue
+            }
+        }
     }
 }
 
