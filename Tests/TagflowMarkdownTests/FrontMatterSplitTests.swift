@@ -11,6 +11,20 @@ import Testing
         #expect(split.bodyFirstLine == 5)
     }
 
+    /// Lines are found by bytes; text of several bytes a character, short or long, splits where
+    /// its lines end.
+    @Test func splitsTextBeyondASCII() throws {
+        for prefix in ["", "é", String(repeating: "標籤 🏷️ ", count: 40)] {
+            let text = "---\ntitle: \(prefix)標籤\nsummary: café\n---\n\(prefix)本文 🏷️\nmore\n"
+            let split = try FrontMatterSplit(splitting: text)
+            #expect(split.yaml == "title: \(prefix)標籤\nsummary: café\n")
+            #expect(split.body == "\(prefix)本文 🏷️\nmore\n")
+            #expect(split.bodyFirstLine == 5)
+        }
+        #expect(try FrontMatterSplit(splitting: "---\né: 1\n---").body == "")
+        #expect(throws: FrontMatterError.self) { try FrontMatterSplit(splitting: "---\né: 1\n") }
+    }
+
     @Test func fileWithoutFrontMatterIsAllBody() throws {
         let split = try FrontMatterSplit(splitting: "# Title\n\ntext\n")
         #expect(split.yaml == nil)
