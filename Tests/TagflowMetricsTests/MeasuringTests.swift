@@ -49,16 +49,31 @@ struct ChromiumCase: Decodable, Sendable, CustomTestStringConvertible {
         #expect(stack.keptMeasurementCount <= ShapedTexts.limit)
     }
 
-    /// The emoji fallback scans a few blocks; they must find what a scan of every code point up
-    /// to U+1FFFF and the tag characters finds, with this standard library's Unicode data.
-    @Test func theEmojiBlocksHoldEveryEmoji() {
-        let flat = { (ranges: [(ClosedRange<UInt32>, UInt16)]) in
-            ranges.map { [$0.0.lowerBound, $0.0.upperBound, UInt32($0.1)] }
+    /// The emoji fallback's written-out ranges are what a scan of every code point up to U+1FFFF
+    /// and the tag characters finds with this standard library's Unicode data.
+    @Test func theEmojiRangesAreTheUnicodeData() {
+        var scanned: [ClosedRange<UInt32>] = []
+        for block: ClosedRange<UInt32> in [0x23...0x1FFFF, 0xE0000...0xE007F] {
+            var start: UInt32? = nil
+            for code in block {
+                let isEmoji = Unicode.Scalar(code).map { $0.properties.isEmoji } ?? false
+                let mapped = isEmoji || (0xE0020...0xE007F).contains(code) || code == 0x20E3 || code == 0xFE0F
+                if mapped, start == nil { start = code }
+                if !mapped, let first = start {
+                    scanned.append(first...(code - 1))
+                    start = nil
+                }
+            }
+            if let first = start { scanned.append(first...block.upperBound) }
         }
-        let everything = BuiltInTables.emojiRanges(scanning: [0x23...0x1FFFF, 0xE0000...0xE007F])
-        let blocks = BuiltInTables.emojiRanges(scanning: BuiltInTables.emojiBlocks)
-        #expect(flat(blocks) == flat(everything))
-        #expect(everything.count > 100)
+        let hex = { (code: UInt32) in "0x" + String(code, radix: 16, uppercase: true) }
+        #expect(
+            BuiltInTables.emojiRanges == scanned,
+            "BuiltInTables.emojiRanges should be: \(scanned.map { "\(hex($0.lowerBound))...\(hex($0.upperBound))" })")
+        #expect(scanned.count > 100)
+        // And the table maps them: the fallback measures an emoji and not a letter.
+        #expect(BuiltInTables.emoji.storage.glyph(for: 0x1F3F7) != 0)
+        #expect(BuiltInTables.emoji.storage.glyph(for: 0x41) == 0)
     }
 
     @Test func fixturesAreThere() {
