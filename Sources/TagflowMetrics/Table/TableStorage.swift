@@ -103,9 +103,14 @@ final class TableStorage: Sendable {
         }
         self.glyphSlots = slots
         var matrices: [[Int32]] = []
-        var cache: [String: [Int32]] = [:]
+        // Scripts with the same positioning lookups share one matrix.
+        struct MatrixKey: Hashable {
+            var positionings: [UInt16]
+            var usesKernTable: Bool
+        }
+        var cache: [MatrixKey: [Int32]] = [:]
         for script in scripts {
-            let key = "\(script.positionings) \(script.usesKernTable)"
+            let key = MatrixKey(positionings: script.positionings, usesKernTable: script.usesKernTable)
             if let matrix = cache[key] {
                 matrices.append(matrix)
                 continue
