@@ -36,6 +36,15 @@ struct ChromiumCase: Decodable, Sendable, CustomTestStringConvertible {
             #expect(stack.measure(text, size: 14, letterSpacing: 0.5) == shaped, "\(text), again")
         }
         #expect(stack.keptMeasurementCount == texts.count)
+        // Canonically equivalent texts are different texts to a font: each is shaped for itself.
+        #expect(
+            ShapedTexts.Key(text: "café", size: 14, letterSpacing: 0)
+                != ShapedTexts.Key(text: "cafe\u{301}", size: 14, letterSpacing: 0))
+        for text in ["cafe\u{301}", "café"] {
+            var shaper = Measurer(stack: stack, size: 14, letterSpacing: 0.5)
+            #expect(stack.measure(text, size: 14, letterSpacing: 0.5) == shaper.measure(text), "\(Array(text.utf8))")
+        }
+        #expect(stack.keptMeasurementCount == texts.count + 1)
         // Without the CJK fallback the same text measures otherwise; nothing kept may answer.
         let withFallback = stack.measure("標籤", size: 14)
         stack.tables = [.liberationSans]

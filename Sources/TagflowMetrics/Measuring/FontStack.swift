@@ -74,10 +74,23 @@ public struct FontStack: Sendable {
 /// The measurements a ``FontStack`` made with its shaper, shared by its copies (which measure
 /// alike) and safe to use from many threads.
 final class ShapedTexts: Sendable {
+    /// A text and its settings, the text compared by its bytes: `String`'s `==` holds canonically
+    /// equivalent texts equal (`é` and `e` + U+0301), which a font may draw at different widths.
     struct Key: Hashable, Sendable {
         var text: String
         var size: Double
         var letterSpacing: Double
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.size == rhs.size && lhs.letterSpacing == rhs.letterSpacing && lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(size)
+            hasher.combine(letterSpacing)
+            var text = text
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
     }
 
     /// At most this many are kept; when full, all are dropped.
