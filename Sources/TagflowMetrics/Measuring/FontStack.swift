@@ -1,4 +1,8 @@
-import Synchronization
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A font and its fallbacks, as named in a CSS `font-family` list, measuring text as Chromium draws it.
 ///
@@ -73,7 +77,11 @@ public struct FontStack: Sendable {
 
 /// The measurements a ``FontStack`` made with its shaper, shared by its copies (which measure
 /// alike) and safe to use from many threads.
-final class ShapedTexts: Sendable {
+final class ShapedTexts: @unchecked Sendable {
+    // @unchecked: `measurements` is only touched with `mutex` held. A pthread mutex rather than
+    // `Synchronization.Mutex`, whose locking ThreadSanitizer does not follow (it reported these
+    // accesses as races).
+
     /// A text and its settings, the text compared by its bytes: `String`'s `==` holds canonically
     /// equivalent texts equal (`é` and `e` + U+0301), which a font may draw at different widths.
     struct Key: Hashable, Sendable {
@@ -98,14 +106,32 @@ final class ShapedTexts: Sendable {
     /// A site's tags are a few hundred; the bound is for a long-lived stack measuring ever new text.
     static let limit = 4096
 
-    private let measurements = Mutex<[Key: TextMeasurement]>([:])
+    private var measurements: [Key: TextMeasurement] = [:]
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    var count: Int { measurements.withLock { $0.count } }
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    private func withLock<Result>(_ body: () -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    var count: Int { withLock { measurements.count } }
 
     subscript(key: Key) -> TextMeasurement? {
-        get { measurements.withLock { $0[key] } }
+        get { withLock { measurements[key] } }
         set {
-            measurements.withLock { measurements in
+            withLock {
                 if measurements.count >= Self.limit { measurements.removeAll(keepingCapacity: true) }
                 measurements[key] = newValue
             }
