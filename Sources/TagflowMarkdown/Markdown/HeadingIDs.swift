@@ -33,17 +33,16 @@ struct HeadingIDs {
 
     /// ``slug(_:)`` of ASCII bytes, or `nil` if there is a byte beyond ASCII.
     ///
-    /// Written straight into the string's storage: through an `[UInt8]` and `String(decoding:)`
-    /// the slug of a heading cost 1 700 instructions.
+    /// Written into a buffer on the stack and copied into a string of its exact size: through an
+    /// `[UInt8]` the slug of a heading cost 1 700 instructions, and a string made with room for the
+    /// whole heading kept that room for each of the ids a build holds.
     private static func asciiSlug(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var isASCII = true
-        let slug = String(unsafeUninitializedCapacity: bytes.count) { out in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out -> String? in
             var count = 0
             for byte in bytes {
                 switch byte {
                 case 0x80...:
-                    isASCII = false
-                    return 0
+                    return nil
                 case UInt8(ascii: " "), UInt8(ascii: "-"):
                     out[count] = UInt8(ascii: "-")
                     count += 1
@@ -56,9 +55,8 @@ struct HeadingIDs {
                 default: break
                 }
             }
-            return count
+            return String(decoding: UnsafeBufferPointer(rebasing: out[..<count]), as: UTF8.self)
         }
-        return isASCII ? slug : nil
     }
 
     /// ``slug(_:)`` by `Character`s, for text beyond ASCII.
