@@ -1,5 +1,4 @@
-import Foundation
 import TagflowCommands
 
 // The executable stays thin: everything is in TagflowCommands, where tests can reach it.
-exit(await TagflowCLI.run(Array(CommandLine.arguments.dropFirst())))
+await TagflowCLI.main(Array(CommandLine.arguments.dropFirst()))

@@ -1,4 +1,5 @@
 import Foundation
+import TagflowCore
 import TagflowTesting
 import Testing
 
@@ -83,6 +84,15 @@ import Testing
     func run(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, input: String? = nil
     ) throws -> (Int32, String) {
+        let (status, _, errors) = try runCapturingOutput(
+            arguments, environment: environment, in: directory, input: input)
+        return (status, errors)
+    }
+
+    /// Runs the binary; returns its status, standard output and standard error.
+    func runCapturingOutput(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, input: String? = nil
+    ) throws -> (status: Int32, output: String, errors: String) {
         let binary = try #require(Self.binary, "the tagflow executable is built next to the test bundle")
         let process = Process()
         process.executableURL = binary
@@ -93,7 +103,8 @@ import Testing
         if let directory { process.currentDirectoryURL = directory }
         let errors = Pipe()
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = output
         let standardInput = Pipe()
         if input != nil { process.standardInput = standardInput }
         try process.run()
@@ -101,9 +112,54 @@ import Testing
             standardInput.fileHandleForWriting.write(Data(input.utf8))
             try standardInput.fileHandleForWriting.close()
         }
+        // Standard output is read on another thread, so that neither pipe fills while the
+        // other is read.
+        let printed = PipeReader(output)
         let data = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: printed.wait(), as: UTF8.self),
+            String(decoding: data, as: UTF8.self)
+        )
+    }
+
+    /// Reads a pipe to its end on a thread of its own.
+    private final class PipeReader: @unchecked Sendable {
+        // @unchecked: `data` is written on the reading thread before `done` is signalled, and
+        // read only after `wait()` has seen the signal.
+        private var data = Data()
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ pipe: Pipe) {
+            Thread.detachNewThread { [self] in
+                data = pipe.fileHandleForReading.readDataToEndOfFile()
+                done.signal()
+            }
+        }
+
+        func wait() -> Data {
+            done.wait()
+            return data
+        }
+    }
+
+    /// `tagflow` exits on the thread its command finished on (not the main thread): what it
+    /// printed just before must still reach a pipe, whole, with the command's status.
+    @Test func whatACommandPrintsLastReachesAPipe() throws {
+        let fixture = try SiteFixture(
+            "-- site.yml --\ntitle: T\n-- posts/2024-01-01-hello.md --\n---\ntitle: Hello\n---\nHi\n")
+        defer { fixture.remove() }
+        let built = try runCapturingOutput(["build", fixture.site.path, "-o", fixture.output.path])
+        #expect(built.status == 0, "\(built.errors)")
+        #expect(built.output.hasPrefix("Built ") && built.output.hasSuffix(" s\n"), "\(built.output)")
+        let labels = (0..<400).map { "tag \($0)" }
+        let chips = try runCapturingOutput(["chips", "--format", "html"] + labels)
+        #expect(chips.status == 0, "\(chips.errors)")
+        #expect(chips.output.contains(">tag 0<") && chips.output.hasSuffix("</ul></div>\n"))
+        let version = try runCapturingOutput(["--version"])
+        #expect(version.status == 0 && version.output == "\(TagflowVersion.current)\n")
+        let usage = try runCapturingOutput(["build", "--no-such-option"])
+        #expect(usage.status == 2 && usage.errors.contains("--no-such-option"))
     }
 
     @Test func errorsPrintLikeACompiler() throws {

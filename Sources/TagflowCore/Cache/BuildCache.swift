@@ -112,8 +112,7 @@ struct BuildCache: Sendable {
             text += path.utf8
             text.append(10)
         }
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try? Data(text).write(to: pagesURL, options: .atomic)
+        _ = OutputWriter.replaceFile(at: pagesURL.path, with: text)
     }
 
     /// The manifest, when there is one from this Tagflow version and cache format.
@@ -140,7 +139,7 @@ struct BuildCache: Sendable {
             ).write(to: readme)
         }
         // A cache that cannot be written only costs the next build its shortcut.
-        try? data.write(to: manifestURL, options: .atomic)
+        _ = data.withUnsafeBytes { OutputWriter.replaceFile(at: manifestURL.path, with: $0) }
     }
 
     /// Forgets the last build (after a failed one, so nothing stale is trusted).

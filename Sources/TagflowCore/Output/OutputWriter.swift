@@ -142,10 +142,18 @@ struct OutputWriter: Sendable {
     /// Replaces one file of a finished output folder in place: written beside it, then renamed
     /// over it, so a reader (the preview server) sees the old file or the new one, never half.
     static func replaceFile(_ file: OutputFile, in folder: URL) -> CocoaError? {
-        let path = folder.path + "/" + file.path
+        file.withBytes { replaceFile(at: folder.path + "/" + file.path, with: $0) }
+    }
+
+    /// Writes `bytes` beside `path` and renames them over it, making its folders as needed.
+    ///
+    /// Not synced to the disk: like the pages of the site, these files are made again by the
+    /// next build if a crash loses them, and an `fsync` makes ext4 commit its journal, with
+    /// every file the build created in it (Foundation's `Data.write(to:)` syncs each file).
+    static func replaceFile(at path: String, with bytes: UnsafeRawBufferPointer) -> CocoaError? {
         let slash = path.lastIndex(of: "/") ?? path.startIndex
         let temporary = String(path[..<slash]) + "/.tagflow-new-" + path[path.index(after: slash)...]
-        if let failure = file.withBytes({ writeMakingFolders(temporary, $0) }) {
+        if let failure = writeMakingFolders(temporary, bytes) {
             unlink(temporary)
             return failure
         }
@@ -160,6 +168,11 @@ struct OutputWriter: Sendable {
             return failure
         }
         return nil
+    }
+
+    /// ``replaceFile(at:with:)`` for bytes in an array.
+    static func replaceFile(at path: String, with bytes: [UInt8]) -> CocoaError? {
+        bytes.withUnsafeBytes { replaceFile(at: path, with: $0) }
     }
 
     private static func writeMakingFolders(
@@ -208,7 +221,9 @@ struct OutputWriter: Sendable {
                 try manager.copyItem(at: item.source.resolvingSymlinksInPath(), to: destination)
             }
             let marker = Self.markerText + (inputs.map { "\(Self.inputsPrefix)\($0)\n" } ?? "")
-            try Data(marker.utf8).write(to: staging.appendingPathComponent(Self.markerName))
+            if let failure = Self.writeFile(staging.path + "/" + Self.markerName, Array(marker.utf8)) {
+                throw failure
+            }
             try swapIn(staging)
         } catch {
             Self.removeTree(staging)
@@ -292,9 +307,7 @@ struct OutputWriter: Sendable {
     /// Marks the finished output folder as the output of `inputs` (after it was updated in place).
     func recordInputs(_ inputs: String) throws(BuildFailure) {
         let marker = Self.markerText + "\(Self.inputsPrefix)\(inputs)\n"
-        do {
-            try Data(marker.utf8).write(to: target.appendingPathComponent(Self.markerName), options: .atomic)
-        } catch {
+        if let error = Self.replaceFile(at: target.path + "/" + Self.markerName, with: Array(marker.utf8)) {
             throw failure(error)
         }
     }
@@ -303,9 +316,7 @@ struct OutputWriter: Sendable {
     ///
     /// If the update stops half-way, the next build cannot take the folder for a finished one.
     func forgetInputs() throws(BuildFailure) {
-        do {
-            try Data(Self.markerText.utf8).write(to: target.appendingPathComponent(Self.markerName), options: .atomic)
-        } catch {
+        if let error = Self.replaceFile(at: target.path + "/" + Self.markerName, with: Array(Self.markerText.utf8)) {
             throw failure(error)
         }
     }

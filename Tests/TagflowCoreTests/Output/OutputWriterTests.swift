@@ -59,6 +59,25 @@ import Testing
         for path in paths { #expect(try fixture.output(path) == path) }
     }
 
+    /// Files kept beside the site (the marker, the cache) are replaced through a file written
+    /// beside them and renamed: their folders are made, and nothing else is left behind.
+    @Test func replacesAFileWholeMakingItsFolders() throws {
+        let fixture = try SiteFixture("")
+        defer { fixture.remove() }
+        let path = fixture.root.appendingPathComponent("cache/deeper/manifest.json").path
+        #expect(OutputWriter.replaceFile(at: path, with: Array("first".utf8)) == nil)
+        #expect(OutputWriter.replaceFile(at: path, with: Array("second, longer".utf8)) == nil)
+        #expect(OutputWriter.replaceFile(at: path, with: Array("third".utf8)) == nil)
+        #expect(FileManager.default.contents(atPath: path) == Data("third".utf8))
+        let folder = fixture.root.appendingPathComponent("cache/deeper").path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["manifest.json"])
+        // A path whose folder cannot be made says why and leaves nothing.
+        try fixture.write("blocker", "a file, not a folder")
+        let blocked = fixture.site.appendingPathComponent("blocker/manifest.json").path
+        let failure = OutputWriter.replaceFile(at: blocked, with: Array("x".utf8))
+        #expect((failure?.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ENOTDIR))
+    }
+
     @Test func refusesAFolderItDidNotWrite() throws {
         let fixture = try SiteFixture("")
         defer { fixture.remove() }
