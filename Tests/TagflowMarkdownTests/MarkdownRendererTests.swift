@@ -1,3 +1,4 @@
+import CTextScan
 import Testing
 
 @testable import TagflowMarkdown
@@ -95,13 +96,14 @@ import Testing
         }
     }
 
-    /// Longer strings, which take the eight-bytes-at-a-time path: seeded mixes of edge bytes
-    /// of every length up to 40, against splitting.
+    /// Longer strings, which take the vector path (16 bytes) and the portable one (8 bytes):
+    /// seeded mixes of edge bytes of every length up to 70 (four blocks and every tail), against
+    /// splitting.
     @Test func wordCountsMatchSplittingOnLongerByteStrings() {
         let edges: [UInt8] = [1, 9, 10, 13, 31, 32, 33, 0x7F, 0x80, 0xA0, 0xFF, 0x61]
         let spaces: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for length in 0...40 {
+        for length in 0...70 {
             for _ in 0..<300 {
                 let bytes = (0..<length).map { _ in
                     state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -109,7 +111,25 @@ import Testing
                 }
                 let expected = bytes.split(whereSeparator: { spaces.contains($0) }).count
                 #expect(bytes.withUnsafeBytes { TreeRewrite.words(in: $0) } == expected, "\(bytes)")
+                // The eight-bytes-at-a-time count that processors without SSE2 run.
+                let portable = bytes.withUnsafeBytes { tagflow_count_words_portable($0.baseAddress, $0.count) }
+                #expect(portable == expected, "\(bytes)")
             }
+        }
+    }
+
+    /// Texts of thousands of words: each vector lane counts in a byte, which must not wrap.
+    @Test func wordCountsOfLongTextsDoNotWrap() {
+        let texts: [[UInt8]] = [
+            Array(String(repeating: "a ", count: 9_000).utf8),  // a word starting in every other byte
+            Array(String(repeating: "ab\n", count: 7_001).utf8),
+            Array(String(repeating: "x", count: 20_000).utf8),  // one word
+            Array(String(repeating: " \t\r\n", count: 3_000).utf8),  // none
+        ]
+        for bytes in texts {
+            let expected = bytes.split(whereSeparator: { [0x20, 0x09, 0x0A, 0x0D].contains($0) }).count
+            #expect(bytes.withUnsafeBytes { TreeRewrite.words(in: $0) } == expected)
+            #expect(bytes.withUnsafeBytes { tagflow_count_words_portable($0.baseAddress, $0.count) } == expected)
         }
     }
 

@@ -1,0 +1,17 @@
+#ifndef TAGFLOW_TEXT_SCAN_H
+#define TAGFLOW_TEXT_SCAN_H
+
+#include <stddef.h>
+
+/// The number of words in `count` bytes: runs of bytes other than space, tab, LF and CR.
+///
+/// Sixteen bytes at a time with SSE2 (every x86-64 processor has it), otherwise as
+/// tagflow_count_words_portable. A post's reading time counts every word of its text: 70 MB in
+/// a 10 000-post corpus, where a byte at a time was 3.6% of a build.
+size_t tagflow_count_words(const void *text, size_t count);
+
+/// tagflow_count_words eight bytes at a time in 64-bit integers, on any processor; what
+/// tagflow_count_words runs without SSE2 (ARM), and what the tests compare it with on x86-64.
+size_t tagflow_count_words_portable(const void *text, size_t count);
+
+#endif
