@@ -15,20 +15,13 @@ enum ParallelMap {
     ) async -> [Result] {
         let workerCount = min(coreCount, items.count)
         guard workerCount > 1 else { return items.map(transform) }
-        // About eight batches per worker, and never more than 64 items in one, so the last batch
-        // to finish is short.
-        let batchSize = max(1, min(64, items.count / (workerCount * 8)))
-        let cursor = Cursor()
+        let cursor = Cursor(count: items.count, workers: workerCount)
         let results = Slots<Result>(count: items.count)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<workerCount {
                 group.addTask {
-                    while true {
-                        let start = cursor.claim(batchSize)
-                        guard start < items.count else { break }
-                        for index in start..<min(items.count, start + batchSize) {
-                            results.initialize(index, to: transform(items[index]))
-                        }
+                    while let batch = cursor.claim() {
+                        for index in batch { results.initialize(index, to: transform(items[index])) }
                     }
                 }
             }
@@ -74,12 +67,35 @@ enum ParallelMap {
         }
     }
 
-    /// The index of the next item no task has taken.
-    private final class Cursor: Sendable {
+    /// Hands out the items in batches that shrink as the list runs out (guided scheduling).
+    ///
+    /// A batch is an eighth of what is left per worker, at most 64 items and at least one. With
+    /// batches of a fixed size (a sixteenth of the list), a worker that took the last one kept
+    /// working while the others had nothing left: 62 posts of a 1 000-post build, 5 ms on one
+    /// core at the end of reading, and again at the end of rendering. Now the last batches are
+    /// single items.
+    final class Cursor: Sendable {
         private let next = Atomic<Int>(0)
+        private let count: Int
+        private let divisor: Int
 
-        /// Takes `count` items; returns the first one's index (past the end when none are left).
-        func claim(_ count: Int) -> Int { next.wrappingAdd(count, ordering: .relaxed).oldValue }
+        init(count: Int, workers: Int) {
+            self.count = count
+            divisor = max(1, workers) * 8
+        }
+
+        /// The indices of the next batch; `nil` when every item is taken.
+        func claim() -> Range<Int>? {
+            var start = next.load(ordering: .relaxed)
+            while start < count {
+                let size = max(1, min(64, (count - start) / divisor))
+                let (exchanged, original) = next.compareExchange(
+                    expected: start, desired: start + size, ordering: .relaxed)
+                if exchanged { return start..<(start + size) }
+                start = original
+            }
+            return nil
+        }
     }
 
     static func map<A: Sendable, B: Sendable, Result: Sendable>(
