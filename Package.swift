@@ -56,9 +56,12 @@ var targets: [Target] = [
         resources: [.copy("Fixtures")],
         swiftSettings: swiftSettings
     ),
+    // Byte scans of text with vector instructions: the words of a post (its reading time), the
+    // bytes HTML escaping replaces.
+    .target(name: "CTextScan"),
     // The one HTML escaper every module that writes HTML uses.
-    .target(name: "TagflowHTML", swiftSettings: swiftSettings),
-    .testTarget(name: "TagflowHTMLTests", dependencies: ["TagflowHTML"], swiftSettings: swiftSettings),
+    .target(name: "TagflowHTML", dependencies: ["CTextScan"], swiftSettings: swiftSettings),
+    .testTarget(name: "TagflowHTMLTests", dependencies: ["TagflowHTML", "CTextScan"], swiftSettings: swiftSettings),
     .target(
         name: "TagflowChips", dependencies: ["TagflowLayout", "TagflowMetrics", "TagflowHTML"],
         swiftSettings: swiftSettings),
@@ -72,8 +75,6 @@ var targets: [Target] = [
     .target(name: "CMarkdownArena"),
     // Takes cmark-gfm's one process-wide write per parse away, so that documents parse in parallel.
     .target(name: "CCmarkTables", dependencies: ["CCmarkGFM"]),
-    // Byte scans of text with vector instructions (the words of a post, for its reading time).
-    .target(name: "CTextScan"),
     .target(
         name: "TagflowMarkdown",
         dependencies: [

@@ -106,3 +106,54 @@ size_t tagflow_count_words(const void *text, size_t count) {
     return tagflow_count_words_portable(text, count);
 #endif
 }
+
+size_t tagflow_find_html_special_portable(const void *text, size_t count) {
+    const unsigned char *bytes = (const unsigned char *)text;
+    for (size_t index = 0; index < count; index++) {
+        switch (bytes[index]) {
+        case '&':
+        case '<':
+        case '>':
+        case '"':
+        case '\'':
+            return index;
+        default:
+            break;
+        }
+    }
+    return count;
+}
+
+#if defined(__SSE2__)
+/// Bit i is set when byte i of `block` is one HTML escaping replaces.
+static inline unsigned html_special_bytes(__m128i block) {
+    const __m128i found = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('&')), _mm_cmpeq_epi8(block, _mm_set1_epi8('<'))),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('>')), _mm_cmpeq_epi8(block, _mm_set1_epi8('"'))),
+                     _mm_cmpeq_epi8(block, _mm_set1_epi8('\''))));
+    return (unsigned)_mm_movemask_epi8(found);
+}
+#endif
+
+size_t tagflow_find_html_special(const void *text, size_t count) {
+#if defined(__SSE2__)
+    const unsigned char *bytes = (const unsigned char *)text;
+    size_t index = 0;
+    for (; index + 16 <= count; index += 16) {
+        const unsigned found = html_special_bytes(_mm_loadu_si128((const __m128i *)(bytes + index)));
+        if (found)
+            return index + (size_t)__builtin_ctz(found);
+    }
+    if (index < count) {
+        // The last bytes, in a block of their own; the zero bytes after them are not special.
+        unsigned char last[16] = {0};
+        memcpy(last, bytes + index, count - index);
+        const unsigned found = html_special_bytes(_mm_loadu_si128((const __m128i *)last));
+        if (found)
+            return index + (size_t)__builtin_ctz(found);
+    }
+    return count;
+#else
+    return tagflow_find_html_special_portable(text, count);
+#endif
+}

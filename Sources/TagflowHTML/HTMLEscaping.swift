@@ -1,3 +1,5 @@
+internal import CTextScan
+
 /// Escaping text for HTML element content and attribute values.
 ///
 /// Every Tagflow module that writes HTML escapes through here, so there is one rule: the five
@@ -15,8 +17,12 @@ public enum HTMLEscaping {
     public static func escaped(_ text: String) -> String {
         var text = text
         let extra = text.withUTF8 { bytes in
+            var index = firstSpecial(in: bytes, from: 0)
             var extra = 0
-            for byte in bytes { extra &+= extraLength(of: byte) }
+            while index < bytes.count {
+                extra &+= extraLength(of: bytes[index])
+                index = firstSpecial(in: bytes, from: index + 1)
+            }
             return extra
         }
         guard extra > 0 else { return text }
@@ -62,14 +68,24 @@ public enum HTMLEscaping {
         text.withUTF8 { bytes in
             // Runs without anything to escape are copied whole.
             var runStart = 0
-            for index in 0..<bytes.count {
-                guard let entity = entity(for: bytes[index]) else { continue }
+            while true {
+                let index = firstSpecial(in: bytes, from: runStart)
                 if index > runStart { body(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                guard index < bytes.count, let entity = entity(for: bytes[index]) else { return }
                 entity.withUTF8Buffer(body)
                 runStart = index + 1
             }
-            if bytes.count > runStart { body(UnsafeBufferPointer(rebasing: bytes[runStart...])) }
         }
+    }
+
+    /// The index of the first byte at or after `start` that is escaped, or `bytes.count`.
+    ///
+    /// Sixteen bytes at a time (`CTextScan`): a byte at a time, the scan of the texts a build
+    /// shows was 2% of its instructions.
+    @inline(__always)
+    private static func firstSpecial(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard start < bytes.count, let base = bytes.baseAddress else { return bytes.count }
+        return start + tagflow_find_html_special(base + start, bytes.count - start)
     }
 
     /// The entity that stands for `byte`, if it is escaped.

@@ -1,3 +1,4 @@
+import CTextScan
 import Testing
 
 @testable import TagflowHTML
@@ -7,6 +8,70 @@ import Testing
         #expect(
             HTMLEscaping.escaped(#"<a href="x">Tom & Jerry's</a>"#)
                 == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
+    }
+
+    /// The vector scan finds the first escaped byte wherever it is (in a 16-byte block, across
+    /// blocks, in the last bytes), as the portable scan and a plain search do, and nothing past
+    /// the end.
+    @Test func findsTheFirstEscapedByteAnywhere() {
+        let specials: [UInt8] = [0x26, 0x3C, 0x3E, 0x22, 0x27]
+        let fillers: [UInt8] = [0x61, 0x00, 0x80, 0xE6, 0x25, 0x3D, 0x3F, 0x21, 0x28]
+        for length in 0...70 {
+            var bytes = (0..<length).map { fillers[$0 % fillers.count] }
+            let noneFound = bytes.withUnsafeBytes { tagflow_find_html_special($0.baseAddress, $0.count) }
+            #expect(noneFound == length)
+            for position in 0..<length {
+                for special in specials {
+                    let kept = bytes[position]
+                    bytes[position] = special
+                    let found = bytes.withUnsafeBytes { tagflow_find_html_special($0.baseAddress, $0.count) }
+                    let portable = bytes.withUnsafeBytes {
+                        tagflow_find_html_special_portable($0.baseAddress, $0.count)
+                    }
+                    #expect(found == position && portable == position, "\(length) \(position) \(special)")
+                    // A second one later does not hide the first.
+                    if position + 3 < length {
+                        bytes[position + 3] = specials[0]
+                        #expect(
+                            bytes.withUnsafeBytes { tagflow_find_html_special($0.baseAddress, $0.count) } == position)
+                        bytes[position + 3] = fillers[(position + 3) % fillers.count]
+                    }
+                    bytes[position] = kept
+                }
+            }
+            // A special byte just past the counted bytes is not looked at.
+            let padded = bytes + [0x3C]
+            #expect(padded.withUnsafeBytes { tagflow_find_html_special($0.baseAddress, length) } == length)
+        }
+    }
+
+    /// Escaping equals replacing byte by byte, for texts long and short with entities anywhere.
+    @Test func escapingEqualsReplacingEachByte() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        let alphabet = Array("ab &<>\"'é日🙂-".unicodeScalars).map(String.init)
+        for length in 0...90 {
+            for _ in 0..<20 {
+                let text = (0..<length).map { _ -> String in
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return alphabet[Int(state >> 59) % alphabet.count]
+                }.joined()
+                var expected: [UInt8] = []
+                for byte in text.utf8 {
+                    switch byte {
+                    case 0x26: expected += Array("&amp;".utf8)
+                    case 0x3C: expected += Array("&lt;".utf8)
+                    case 0x3E: expected += Array("&gt;".utf8)
+                    case 0x22: expected += Array("&quot;".utf8)
+                    case 0x27: expected += Array("&#39;".utf8)
+                    default: expected.append(byte)
+                    }
+                }
+                #expect(Array(HTMLEscaping.escaped(text).utf8) == expected, "\(text)")
+                var appended: [UInt8] = [0x78]
+                HTMLEscaping.appendEscaped(text, to: &appended)
+                #expect(appended == [0x78] + expected, "\(text)")
+            }
+        }
     }
 
     @Test func leavesOtherTextAlone() {
