@@ -51,6 +51,9 @@ struct TemplateProgram: Sendable {
         var first: String
         var firstHash: UInt64
         var rest: [(part: String, hash: UInt64)]
+        /// Where ``rest`` is in its ``Code``'s table of parts, which a lookup reads without
+        /// retaining an array (set when the name is laid out).
+        fileprivate var restInTable: Range<Int32> = 0..<0
 
         init(_ text: String) {
             path = text.split(separator: ".").map(String.init)
@@ -163,6 +166,8 @@ extension TemplateProgram {
         let operations: UnsafeMutableBufferPointer<Operation>
         let text: UnsafeMutableBufferPointer<UInt8>
         let names: UnsafeMutableBufferPointer<Name>
+        /// The parts after the first of every name, each name's in a row (``Name/restInTable``).
+        let restParts: UnsafeMutableBufferPointer<(part: String, hash: UInt64)>
         /// Each template's operations.
         let templates: UnsafeMutableBufferPointer<Range<Int32>>
         /// The overrides of each partial that has them.
@@ -185,6 +190,13 @@ extension TemplateProgram {
             operations = Self.table(layout.operations)
             text = Self.table(layout.text)
             names = Self.table(layout.names)
+            restParts = Self.table(layout.names.flatMap(\.rest))
+            var offset: Int32 = 0
+            for index in names.indices {
+                let count = Int32(names[index].rest.count)
+                names[index].restInTable = offset..<offset + count
+                offset += count
+            }
             overrideLists = layout.overrideLists
             self.templates = Self.table(ranges)
             firstSectionID = reserveIDs(max(layout.operations.count, 1))
@@ -194,6 +206,7 @@ extension TemplateProgram {
             Self.free(operations)
             Self.free(text)
             Self.free(names)
+            Self.free(restParts)
             Self.free(templates)
         }
 
@@ -490,6 +503,9 @@ extension TemplateProgram {
             // The name and the frames are borrowed in place: copying them out retained a name's
             // parts and each frame's dictionary on every step (a tenth of rendering).
             let name = code.names.baseAddress.unsafelyUnwrapped + index
+            let restRange = name.pointee.restInTable
+            let rest = UnsafeBufferPointer(
+                rebasing: code.restParts[Int(restRange.lowerBound)..<Int(restRange.upperBound)])
             let (found, level) = stack.withUnsafeBufferPointer { frames -> (TemplateValue?, Int) in
                 let top = frames.count - 1
                 if name.pointee.isCurrent { return (frames[top], top) }
@@ -497,12 +513,12 @@ extension TemplateProgram {
                     guard let found = frames[top].child(name.pointee.first, hash: name.pointee.firstHash) else {
                         return (nil, top)
                     }
-                    return (Self.descend(name.pointee.rest, from: found), top)
+                    return (Self.descend(rest, from: found), top)
                 }
                 var level = top
                 while level >= 0 {
                     if let found = frames[level].child(name.pointee.first, hash: name.pointee.firstHash) {
-                        return (name.pointee.rest.isEmpty ? found : Self.descend(name.pointee.rest, from: found), level)
+                        return (rest.isEmpty ? found : Self.descend(rest, from: found), level)
                     }
                     level -= 1
                 }
@@ -516,7 +532,10 @@ extension TemplateProgram {
             return found
         }
 
-        private static func descend(_ path: [(part: String, hash: UInt64)], from value: TemplateValue) -> TemplateValue?
+        private static func descend(
+            _ path: UnsafeBufferPointer<(part: String, hash: UInt64)>, from value: TemplateValue
+        )
+            -> TemplateValue?
         {
             var value = value
             for (part, hash) in path {
