@@ -341,38 +341,48 @@ struct HTMLBytes: ~Copyable {
 
     /// `whole` and `sixtyFourths`/64 in decimal, with no trailing zeros, written from the end of
     /// a small buffer and appended at once: appending each digit by itself and reversing them was
-    /// a twentieth of a 1 000-post build's instructions (chip blocks are mostly numbers).
+    /// a twentieth of a 1 000-post build's instructions (chip blocks are mostly numbers). The
+    /// decimals are copied from ``sixtyFourthsDecimals``: worked out digit by digit, they were
+    /// most of the 121 instructions a number took.
     private mutating func appendDecimal(_ whole: UInt, negative: Bool, sixtyFourths: UInt) {
         // 20 digits of a UInt, a sign, a point and 6 decimals.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 28) { buffer in
-            var start = buffer.count
-            func put(_ byte: UInt8) {
-                start -= 1
-                buffer[start] = byte
-            }
+            var start = 21
+            var end = 21
             if sixtyFourths != 0 {
-                // x/64 = x × 0.015625: six decimals, less the zeros at the end.
-                var millionths = sixtyFourths * 15_625
-                var decimals = 6
-                while millionths % 10 == 0 {
-                    millionths /= 10
-                    decimals -= 1
+                Self.sixtyFourthsDecimals.withUTF8Buffer { table in
+                    let entry = Int(sixtyFourths & 63) * 8
+                    let length = Int(table[entry] &- UInt8(ascii: "0"))
+                    for offset in 0..<length { buffer[end + offset] = table[entry + 1 + offset] }
+                    end += length
                 }
-                for _ in 0..<decimals {
-                    put(UInt8(ascii: "0") + UInt8(millionths % 10))
-                    millionths /= 10
-                }
-                put(UInt8(ascii: "."))
             }
             var rest = whole
             repeat {
-                put(UInt8(ascii: "0") + UInt8(rest % 10))
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
             } while rest > 0
-            if negative { put(UInt8(ascii: "-")) }
-            append(UnsafeBufferPointer(rebasing: buffer[start...]))
+            if negative {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            append(UnsafeBufferPointer(rebasing: buffer[start..<end]))
         }
     }
+
+    /// The decimals of *n*/64 for *n* from 0 to 63, in 8 bytes each: their length as a digit,
+    /// then `.` and the digits without trailing zeros, padded with spaces (4/64: `5.0625  `).
+    static let sixtyFourthsDecimals: StaticString = """
+        0       7.0156256.03125 7.0468755.0625  7.0781256.09375 7.109375\
+        4.125   7.1406256.15625 7.1718755.1875  7.2031256.21875 7.234375\
+        3.25    7.2656256.28125 7.2968755.3125  7.3281256.34375 7.359375\
+        4.375   7.3906256.40625 7.4218755.4375  7.4531256.46875 7.484375\
+        2.5     7.5156256.53125 7.5468755.5625  7.5781256.59375 7.609375\
+        4.625   7.6406256.65625 7.6718755.6875  7.7031256.71875 7.734375\
+        3.75    7.7656256.78125 7.7968755.8125  7.8281256.84375 7.859375\
+        4.875   7.8906256.90625 7.9218755.9375  7.9531256.96875 7.984375
+        """
 
     /// A chip's position at a breakpoint, where it is not the block's corner.
     mutating func appendOffsets(_ frame: LayoutRect, breakpoint: Int) {
