@@ -339,11 +339,12 @@ struct HTMLBytes: ~Copyable {
         appendDecimal(raw.magnitude / 64, negative: raw < 0, sixtyFourths: raw.magnitude % 64)
     }
 
-    /// `whole` and `sixtyFourths`/64 in decimal, with no trailing zeros, written from the end of
-    /// a small buffer and appended at once: appending each digit by itself and reversing them was
-    /// a twentieth of a 1 000-post build's instructions (chip blocks are mostly numbers). The
-    /// decimals are copied from ``sixtyFourthsDecimals``: worked out digit by digit, they were
-    /// most of the 121 instructions a number took.
+    /// `whole` and `sixtyFourths`/64 in decimal, with no trailing zeros.
+    ///
+    /// Written into a small buffer and appended at once: appending each digit by itself and
+    /// reversing them was a twentieth of a 1 000-post build's instructions (chip blocks are mostly
+    /// numbers). The decimals are copied from ``sixtyFourthsDecimals``: worked out digit by digit
+    /// they took a quarter of the 121 instructions a number cost.
     private mutating func appendDecimal(_ whole: UInt, negative: Bool, sixtyFourths: UInt) {
         // 20 digits of a UInt, a sign, a point and 6 decimals.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 28) { buffer in
