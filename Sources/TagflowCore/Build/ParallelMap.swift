@@ -18,9 +18,11 @@ enum ParallelMap {
         let cursor = Cursor(count: items.count, workers: workerCount)
         let results = Slots<Result>(count: items.count)
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<workerCount {
+            for worker in 0..<workerCount {
+                // Every other worker takes from the end of the list: see ``Cursor``.
+                let fromEnd = worker % 2 == 1
                 group.addTask {
-                    while let batch = cursor.claim() {
+                    while let batch = cursor.claim(fromEnd: fromEnd) {
                         for index in batch { results.initialize(index, to: transform(items[index])) }
                     }
                 }
@@ -67,34 +69,48 @@ enum ParallelMap {
         }
     }
 
-    /// Hands out the items in batches that shrink as the list runs out (guided scheduling).
+    /// Hands out the items in batches that shrink as the list runs out (guided scheduling), from
+    /// its start and from its end.
     ///
     /// A batch is an eighth of what is left per worker, at most 64 items and at least one. With
     /// batches of a fixed size (a sixteenth of the list), a worker that took the last one kept
     /// working while the others had nothing left: 62 posts of a 1 000-post build, 5 ms on one
     /// core at the end of reading, and again at the end of rendering. Now the last batches are
     /// single items.
+    ///
+    /// Workers taking from the two ends work on different kinds of page until they meet (the
+    /// render jobs are in kind order): one makes its folders in `posts/` while the other makes
+    /// them in `tags/`. Taking from one end, both made folders in the same parent at once, and the
+    /// kernel's lock on it made one wait for the other, spinning (4% of the samples of a profile
+    /// of a 1 000-post build on ext4). Taking from both ends, such a build's system time fell by
+    /// 4-6 ms and its wall time to 0.98 (into tmpfs and on disk).
     final class Cursor: Sendable {
-        private let next = Atomic<Int>(0)
-        private let count: Int
+        /// The items not taken yet: the first in the low 32 bits, the end in the high 32.
+        private let untaken: Atomic<UInt64>
         private let divisor: Int
 
         init(count: Int, workers: Int) {
-            self.count = count
+            precondition(count >= 0 && count < Int(UInt32.max), "too many items for a cursor")
+            untaken = Atomic(UInt64(count) << 32)
             divisor = max(1, workers) * 8
         }
 
-        /// The indices of the next batch; `nil` when every item is taken.
-        func claim() -> Range<Int>? {
-            var start = next.load(ordering: .relaxed)
-            while start < count {
-                let size = max(1, min(64, (count - start) / divisor))
-                let (exchanged, original) = next.compareExchange(
-                    expected: start, desired: start + size, ordering: .relaxed)
-                if exchanged { return start..<(start + size) }
-                start = original
+        /// The indices of the next batch from the start (or the end) of what is left; `nil` when
+        /// every item is taken.
+        func claim(fromEnd: Bool = false) -> Range<Int>? {
+            var state = untaken.load(ordering: .relaxed)
+            while true {
+                let start = Int(state & 0xFFFF_FFFF)
+                let end = Int(state >> 32)
+                guard start < end else { return nil }
+                let size = max(1, min(64, (end - start) / divisor))
+                let batch = fromEnd ? (end - size)..<end : start..<(start + size)
+                let left = fromEnd ? (start, end - size) : (start + size, end)
+                let (exchanged, original) = untaken.compareExchange(
+                    expected: state, desired: UInt64(left.1) << 32 | UInt64(left.0), ordering: .relaxed)
+                if exchanged { return batch }
+                state = original
             }
-            return nil
         }
     }
 

@@ -30,4 +30,27 @@ import Testing
         #expect(!tail.isEmpty && tail.allSatisfy { $0.count == 1 })
         #expect(cursor.claim() == nil)
     }
+
+    /// Taken from both ends in turn (as two workers take them), the batches still cover every
+    /// item once; each end's batches are contiguous and shrink.
+    @Test(arguments: [1, 2, 15, 1_000, 10_007])
+    func batchesFromBothEndsCoverEveryItemOnce(count: Int) {
+        let cursor = ParallelMap.Cursor(count: count, workers: 2)
+        var fromStart: [Range<Int>] = []
+        var fromEnd: [Range<Int>] = []
+        var turn = 0
+        while true {
+            let isEnd = turn % 3 == 1  // uneven turns, as workers of uneven speed take them
+            guard let batch = cursor.claim(fromEnd: isEnd) else { break }
+            if isEnd { fromEnd.append(batch) } else { fromStart.append(batch) }
+            turn += 1
+        }
+        let all = (fromStart + fromEnd).sorted { $0.lowerBound < $1.lowerBound }
+        #expect(all.first?.lowerBound == 0 && all.last?.upperBound == count)
+        #expect(zip(all, all.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+        #expect(zip(fromStart, fromStart.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+        #expect(zip(fromEnd, fromEnd.dropFirst()).allSatisfy { $0.lowerBound == $1.upperBound })
+        #expect((fromStart + fromEnd).allSatisfy { (1...64).contains($0.count) })
+        #expect(cursor.claim(fromEnd: true) == nil && cursor.claim() == nil)
+    }
 }
