@@ -22,6 +22,13 @@ bin=$(swift build --show-bin-path)
 search="$bin/Modules"; [ -d "$search" ] || search="$bin"
 triple=$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
 
+# The C modules a documented module imports, even privately (TagflowHTML imports CTextScan):
+# symbolgraph-extract loads them through the module maps SwiftPM wrote for them.
+c_modules=()
+for map in "$bin"/*.build/module.modulemap; do
+    [ -f "$map" ] && c_modules+=(-Xcc "-fmodule-map-file=$map")
+done
+
 log="$out/docc.log"
 options=()
 [ -n "${DOCS_BASE_PATH:-}" ] && options=(--hosting-base-path "$DOCS_BASE_PATH")
@@ -29,7 +36,7 @@ options=()
 dependencies=()
 for module in "${modules[@]}"; do
     mkdir -p "$out/symbol-graphs/$module"
-    swift symbolgraph-extract -module-name "$module" -I "$search" -target "$triple" \
+    swift symbolgraph-extract -module-name "$module" -I "$search" -target "$triple" "${c_modules[@]}" \
         -minimum-access-level public -skip-synthesized-members -output-dir "$out/symbol-graphs/$module"
     docc convert "Sources/$module/Documentation.docc" \
         --additional-symbol-graph-dir "$out/symbol-graphs/$module" \
