@@ -130,12 +130,8 @@ struct ContentLoader: Sendable {
     /// - Throws: `CocoaError` with the POSIX error underneath (``reason(_:)`` prints it).
     static func readBytes(atPath path: String) throws(CocoaError) -> [UInt8] {
         func failure(_ code: Int32) -> CocoaError {
-            CocoaError(
-                code == EACCES || code == EPERM ? .fileReadNoPermission : .fileReadUnknown,
-                userInfo: [
-                    NSFilePathErrorKey: path,
-                    NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(code)),
-                ])
+            CocoaError.posix(
+                code == EACCES || code == EPERM ? .fileReadNoPermission : .fileReadUnknown, code, path: path)
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(errno) }

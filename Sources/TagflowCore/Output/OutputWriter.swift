@@ -158,12 +158,7 @@ struct OutputWriter: Sendable {
             return failure
         }
         guard rename(temporary, path) == 0 else {
-            let failure = CocoaError(
-                .fileWriteUnknown,
-                userInfo: [
-                    NSFilePathErrorKey: path,
-                    NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(errno)),
-                ])
+            let failure = CocoaError.posix(.fileWriteUnknown, errno, path: path)
             unlink(temporary)
             return failure
         }
@@ -255,15 +250,8 @@ struct OutputWriter: Sendable {
 
     /// Writes bytes in place, as the variant that takes an array does.
     static func writeFile(_ path: String, _ bytes: UnsafeRawBufferPointer) -> CocoaError? {
-        func failure() -> CocoaError {
-            let code = errno
-            return CocoaError(
-                .fileWriteUnknown,
-                userInfo: [
-                    NSFilePathErrorKey: path,
-                    NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(code)),
-                ])
-        }
+        // Read before anything else can change `errno`.
+        func failure() -> CocoaError { CocoaError.posix(.fileWriteUnknown, errno, path: path) }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return failure() }
         defer { close(descriptor) }
@@ -359,5 +347,17 @@ struct OutputWriter: Sendable {
                 Self.removeTree(url)
             }
         }
+    }
+}
+
+extension CocoaError {
+    /// The error of a POSIX call on `path` that failed with `code` (an `errno`), which
+    /// ``ContentLoader/reason(_:)`` prints as the system's message (`Permission denied`).
+    static func posix(_ kind: CocoaError.Code, _ code: Int32, path: String) -> CocoaError {
+        CocoaError(
+            kind,
+            userInfo: [
+                NSFilePathErrorKey: path, NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(code)),
+            ])
     }
 }
