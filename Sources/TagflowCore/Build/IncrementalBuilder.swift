@@ -403,7 +403,7 @@ public actor IncrementalBuilder {
 
         let writeStart = ContinuousClock.now
         let output = self.output
-        let failures = await ParallelMap.map(rendered.map(\.file)) { file in
+        let failures = await ParallelMap.mapWaitingOnFiles(rendered.map(\.file)) { file in
             OutputWriter.replaceFile(file, in: output).map { (file.path, $0) }
         }
         for path in gone { OutputWriter.removeFile(path, in: output) }

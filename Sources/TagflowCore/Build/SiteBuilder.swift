@@ -464,7 +464,8 @@ public struct SiteBuilder: Sendable {
             /// The page's key, printed here rather than after the pages, on one core.
             var key: String?
         }
-        let pages = await ParallelMap.map(jobs) { job in
+        // Each job also writes its page: see ``ParallelMap/mapWaitingOnFiles(_:threadCount:_:)``.
+        let pages = await ParallelMap.mapWaitingOnFiles(jobs) { job in
             defer { progress?.advance() }
             let (file, diagnostics) = renderer.render(job)
             let failure = OutputWriter.writeFile(file, into: staging)
@@ -581,7 +582,7 @@ public struct SiteBuilder: Sendable {
         try writer.forgetInputs()
         let files = rendered.map(\.file) + changedAssets
         let target = writer.target
-        let failures = await ParallelMap.map(files) { file in
+        let failures = await ParallelMap.mapWaitingOnFiles(files) { file in
             OutputWriter.replaceFile(file, in: target).map { (file.path, $0) }
         }
         if let (path, failure) = failures.compactMap({ $0 }).first {

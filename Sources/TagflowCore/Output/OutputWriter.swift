@@ -103,7 +103,7 @@ struct OutputWriter: Sendable {
         progress: BuildProgress? = nil
     ) async throws(BuildFailure) {
         let staging = try beginStaging()
-        let failures = await ParallelMap.map(files) { file in
+        let failures = await ParallelMap.mapWaitingOnFiles(files) { file in
             defer { progress?.advance() }
             return Self.writeFile(file, into: staging)
         }

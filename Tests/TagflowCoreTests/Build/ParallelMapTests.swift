@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 
 @testable import TagflowCore
@@ -10,6 +12,37 @@ import Testing
         let items = Array(0..<count)
         let results = await ParallelMap.map(items) { $0 * 3 }
         #expect(results == items.map { $0 * 3 })
+    }
+
+    /// On threads of its own too, results come back in input order.
+    @Test(arguments: [0, 1, 2, 7, 100, 1_000, 10_007])
+    func resultsOnFileThreadsAreInInputOrder(count: Int) async {
+        let items = Array(0..<count)
+        let results = await ParallelMap.mapWaitingOnFiles(items) { $0 * 3 }
+        #expect(results == items.map { $0 * 3 })
+    }
+
+    /// Work that waits runs on more threads than there are cores.
+    ///
+    /// Four items that each wait until all four are in progress finish, on any machine. On the
+    /// shared pool (one task per
+    /// core) they would wait for each other until the timeout on a machine with fewer than four
+    /// cores.
+    @Test func fileThreadsOutnumberTheCores() async {
+        let threadCount = 4
+        #expect(ParallelMap.fileThreadCount == 2 * ParallelMap.coreCount)
+        let inProgress = Atomic<Int>(0)
+        let results = await ParallelMap.mapWaitingOnFiles(Array(0..<threadCount), threadCount: threadCount) {
+            item -> Bool in
+            inProgress.add(1, ordering: .relaxed)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while inProgress.load(ordering: .relaxed) < threadCount {
+                if ContinuousClock.now > deadline { return false }
+                usleep(1_000)
+            }
+            return true
+        }
+        #expect(results == Array(repeating: true, count: threadCount))
     }
 }
 
