@@ -299,7 +299,17 @@ struct HTMLBytes: ~Copyable {
     deinit { start.deallocate() }
 
     /// The text written.
-    var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
+    ///
+    /// Copied without checking that it is UTF-8: it is by construction, since every append is a
+    /// static string, a number, or a string's UTF-8 whole or cut at ASCII bytes (escaping), never
+    /// inside a character. Checking was 7 700 instructions a block, a tenth of drawing it.
+    var text: String {
+        let written = UnsafeBufferPointer(start: start, count: count)
+        if #available(macOS 26, *) {
+            return String(copying: UTF8Span(unchecked: written.span))
+        }
+        return String(decoding: written, as: UTF8.self)
+    }
 
     static func += (out: inout HTMLBytes, literal: StaticString) {
         literal.withUTF8Buffer { out.append($0) }

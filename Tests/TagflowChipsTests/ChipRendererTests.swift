@@ -1,4 +1,5 @@
 import Foundation
+import TagflowHTML
 import TagflowLayout
 import TagflowMetrics
 import Testing
@@ -35,6 +36,19 @@ import Testing
         #expect(html.contains("--x0:"))
         #expect(html.contains("--h3:28"))
         #expect(!html.contains("<b>"))
+    }
+
+    /// Labels of several bytes a character, escaped next to them, come out as the same text: the
+    /// block's bytes become a string without being checked, so they must be whole characters.
+    @Test func htmlKeepsEveryCharacterOfNonASCIILabels() {
+        let labels = ["日本語", "עברית", "🧑‍💻 code", "é&è", "e\u{301}<", "Ω\"quoted\"", "한국어'"]
+        let chips = labels.enumerated().map { Chip(label: $1, url: "/tags/\($0)/", count: $0) }
+        let html = renderer.html(for: chips, label: "Étiquettes ✓")
+        #expect(String(validating: Array(html.utf8), as: UTF8.self) == html)
+        #expect(html.unicodeScalars.count == String(decoding: Array(html.utf8), as: UTF8.self).unicodeScalars.count)
+        for label in labels { #expect(html.contains(HTMLEscaping.escaped(label))) }
+        #expect(html.contains("aria-label=\"Étiquettes ✓\""))
+        #expect(html.hasSuffix("</ul></div>"))
     }
 
     @Test func rowLimitEndsWithAMoreChipPerBreakpoint() {
