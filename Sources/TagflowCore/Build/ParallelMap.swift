@@ -2,8 +2,10 @@ import Foundation
 import Synchronization
 
 /// Maps work over a list on all cores: one task per core, each taking small batches of the list
-/// in turn, with results in input order (so output never depends on scheduling). Work that waits
-/// on the file system runs on more threads than cores (``mapWaitingOnFiles(_:threadCount:_:)``).
+/// in turn, with results in input order (so output never depends on scheduling).
+///
+/// Work that waits on the file system runs on more threads than cores
+/// (``mapWaitingOnFiles(_:threadCount:_:)``).
 ///
 /// Batches rather than one contiguous half per core: pages differ in cost (a tag page lists ten
 /// posts, the sitemap lists them all), and with fixed halves one core sat idle while the other
