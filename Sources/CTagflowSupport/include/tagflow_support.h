@@ -26,4 +26,8 @@ int tagflow_file_is_cached(const char *path);
 /// errno set.
 int tagflow_read_ahead(const char *path);
 
+/// Names the calling thread for `top -H`, `perf` and debuggers (at most 15 bytes on Linux; a
+/// longer name is refused). Returns 0, or an error number.
+int tagflow_name_current_thread(const char *name);
+
 #endif

@@ -34,6 +34,11 @@ import Testing
         let inProgress = Atomic<Int>(0)
         let results = await ParallelMap.mapWaitingOnFiles(Array(0..<threadCount), threadCount: threadCount) {
             item -> Bool in
+            #if os(Linux)
+                // Named for `top -H` and `perf`.
+                let name = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+                guard name == "tagflow-files\n" else { return false }
+            #endif
             inProgress.add(1, ordering: .relaxed)
             let deadline = ContinuousClock.now + .seconds(20)
             while inProgress.load(ordering: .relaxed) < threadCount {
