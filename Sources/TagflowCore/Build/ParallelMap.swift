@@ -29,8 +29,15 @@ enum ParallelMap {
         return results.moveToArray()
     }
 
-    /// How many threads ``mapWaitingOnFiles(_:threadCount:_:)`` runs: twice the cores.
-    static var fileThreadCount: Int { 2 * coreCount }
+    /// How many threads ``mapWaitingOnFiles(_:threadCount:_:)`` runs: twice the cores, and at
+    /// most 16 more than the cores.
+    ///
+    /// A thread waiting for the disk needs another to take its core; a few spare threads are
+    /// enough for that. Each thread also gets its own allocator arena (about half a megabyte of
+    /// peak memory more each, on a 1 000-post build), so a 128-core machine gets 144, not 256.
+    static var fileThreadCount: Int { fileThreadCount(cores: coreCount) }
+
+    static func fileThreadCount(cores: Int) -> Int { min(2 * cores, cores + 16) }
 
     /// Like ``map(_:_:)``, for work that waits on the file system (making folders, writing
     /// files): on threads of its own, ``fileThreadCount`` of them, rather than one task per core

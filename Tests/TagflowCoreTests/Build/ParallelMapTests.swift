@@ -30,7 +30,8 @@ import Testing
     /// cores.
     @Test func fileThreadsOutnumberTheCores() async {
         let threadCount = 4
-        #expect(ParallelMap.fileThreadCount == 2 * ParallelMap.coreCount)
+        #expect(ParallelMap.fileThreadCount == ParallelMap.fileThreadCount(cores: ParallelMap.coreCount))
+        #expect([1, 2, 16, 17, 128].map(ParallelMap.fileThreadCount(cores:)) == [2, 4, 32, 33, 144])
         let inProgress = Atomic<Int>(0)
         let results = await ParallelMap.mapWaitingOnFiles(Array(0..<threadCount), threadCount: threadCount) {
             item -> Bool in
