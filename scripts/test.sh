@@ -43,7 +43,7 @@ step "parallel build under ThreadSanitizer"
 # cmark-gfm and libyaml (not instrumented), so races inside the C libraries are out of its reach;
 # ConcurrentParseTests checks the cmark-gfm one by its effect (lost autolinks).
 swift test --sanitize=thread --scratch-path .build-tsan \
-    --filter "ConcurrentParseTests|SiteBuilderTests|DeterminismTests|IncrementalBuilderTests|SiteWatcherTests"
+    --filter "ConcurrentParseTests|SiteBuilderTests|DeterminismTests|IncrementalBuilderTests|SiteWatcherTests|ParallelMapTests"
 
 step "fuzzing (${FUZZ_SECONDS:-30} s per target)"
 scripts/fuzz.sh "" "${FUZZ_SECONDS:-30}"
