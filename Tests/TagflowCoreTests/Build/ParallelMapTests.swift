@@ -25,9 +25,8 @@ import Testing
     /// Work that waits runs on more threads than there are cores.
     ///
     /// Four items that each wait until all four are in progress finish, on any machine. On the
-    /// shared pool (one task per
-    /// core) they would wait for each other until the timeout on a machine with fewer than four
-    /// cores.
+    /// shared pool (one task per core) they would wait for each other until the timeout on a
+    /// machine with fewer than four cores. Each thread is named, for `top -H` and `perf`.
     @Test func fileThreadsOutnumberTheCores() async {
         let threadCount = 4
         #expect(ParallelMap.fileThreadCount == ParallelMap.fileThreadCount(cores: ParallelMap.coreCount))
@@ -36,7 +35,6 @@ import Testing
         let results = await ParallelMap.mapWaitingOnFiles(Array(0..<threadCount), threadCount: threadCount) {
             item -> Bool in
             #if os(Linux)
-                // Named for `top -H` and `perf`.
                 let name = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
                 guard name == "tagflow-files\n" else { return false }
             #endif
