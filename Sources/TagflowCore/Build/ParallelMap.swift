@@ -6,7 +6,7 @@ import Synchronization
 /// in turn, with results in input order (so output never depends on scheduling).
 ///
 /// Work that waits on the file system runs on more threads than cores
-/// (``mapWaitingOnFiles(_:threadCount:_:)``).
+/// (``mapWaitingOnFiles(_:threadCount:startThread:_:)``).
 ///
 /// Batches rather than one contiguous half per core: pages differ in cost (a tag page lists ten
 /// posts, the sitemap lists them all), and with fixed halves one core sat idle while the other
@@ -29,7 +29,7 @@ enum ParallelMap {
         return results.moveToArray()
     }
 
-    /// How many threads ``mapWaitingOnFiles(_:threadCount:_:)`` runs: twice the cores, and at
+    /// How many threads ``mapWaitingOnFiles(_:threadCount:startThread:_:)`` runs: twice the cores, and at
     /// most 16 more than the cores.
     ///
     /// A thread waiting for the disk needs another to take its core; a few spare threads are
@@ -49,8 +49,20 @@ enum ParallelMap {
     /// a 116 ms build of 1 000 posts on disk, `perf sched`). With more threads than cores, another
     /// thread renders meanwhile: 0.97-0.98 of the wall time on disk, the same into tmpfs. The
     /// calling task is suspended, not blocked, until the threads are done.
+    ///
+    /// A thread the system refuses (a process or container limit on threads) is done without:
+    /// the others take its share, and with none at all the work runs on the calling task's thread.
+    ///
+    /// - Parameters:
+    ///   - items: The work, one item at a time.
+    ///   - threadCount: How many threads to run (no more than there are items).
+    ///   - startThread: Starts a thread, or says it could not (tests replace it).
+    ///   - transform: The work on one item; called once per item, on any of the threads.
+    /// - Returns: `transform`'s results, in the order of `items`.
     static func mapWaitingOnFiles<Element: Sendable, Result: Sendable>(
-        _ items: [Element], threadCount: Int = fileThreadCount, _ transform: @escaping @Sendable (Element) -> Result
+        _ items: [Element], threadCount: Int = fileThreadCount,
+        startThread: (@escaping @Sendable () -> Void) -> Bool = startThread,
+        _ transform: @escaping @Sendable (Element) -> Result
     ) async -> [Result] {
         let workerCount = min(threadCount, items.count)
         guard workerCount > 1 else { return items.map(transform) }
@@ -58,18 +70,44 @@ enum ParallelMap {
         let results = Slots<Result>(count: items.count)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let running = DispatchGroup()
+            var started = 0
             for worker in 0..<workerCount {
                 running.enter()
-                let thread = Thread {
+                let didStart = startThread {
                     nameCurrentThread("tagflow-files")
                     work(worker, items, cursor, results, transform)
                     running.leave()
                 }
-                thread.start()
+                if didStart { started += 1 } else { running.leave() }
             }
+            if started == 0 { work(0, items, cursor, results, transform) }
             running.notify(queue: .global()) { continuation.resume() }
         }
         return results.moveToArray()
+    }
+
+    /// Runs `body` on a new thread with the system's default stack; `false` (and `body` never
+    /// runs) when the system refuses one.
+    ///
+    /// Not Foundation's `Thread`: its `start()` cannot say that the thread could not be made, and
+    /// a map waiting for that thread would wait forever.
+    static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        let result = tagflow_start_thread(
+            { context in
+                guard let context else { return }
+                Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().body()
+            }, box)
+        guard result == 0 else {
+            Unmanaged<ThreadBody>.fromOpaque(box).release()
+            return false
+        }
+        return true
+    }
+
+    private final class ThreadBody: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
     /// Names the calling thread (at most 15 bytes on Linux), so that `top -H`, `perf` and

@@ -464,7 +464,7 @@ public struct SiteBuilder: Sendable {
             /// The page's key, printed here rather than after the pages, on one core.
             var key: String?
         }
-        // Each job also writes its page: see ``ParallelMap/mapWaitingOnFiles(_:threadCount:_:)``.
+        // Each job also writes its page: see ``ParallelMap/mapWaitingOnFiles(_:threadCount:startThread:_:)``.
         let pages = await ParallelMap.mapWaitingOnFiles(jobs) { job in
             defer { progress?.advance() }
             let (file, diagnostics) = renderer.render(job)

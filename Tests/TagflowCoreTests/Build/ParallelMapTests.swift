@@ -22,6 +22,31 @@ import Testing
         #expect(results == items.map { $0 * 3 })
     }
 
+    /// When the system refuses threads (a process or container limit), the map still does all
+    /// the work, in order: on the threads it got, or on the calling task's thread with none.
+    @Test(arguments: [0, 1, 3])
+    func refusedThreadsLeaveTheWorkToTheOthers(threadsAllowed: Int) async {
+        let allowed = Atomic<Int>(threadsAllowed)
+        let items = Array(0..<1_000)
+        let results = await ParallelMap.mapWaitingOnFiles(
+            items, threadCount: 4,
+            startThread: { body in
+                guard allowed.subtract(1, ordering: .relaxed).oldValue > 0 else { return false }
+                return ParallelMap.startThread(body)
+            }
+        ) { $0 * 3 }
+        #expect(results == items.map { $0 * 3 })
+    }
+
+    /// A thread starts and runs its body.
+    @Test func startsAThread() async {
+        let ran = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let started = ParallelMap.startThread { continuation.resume(returning: true) }
+            if !started { continuation.resume(returning: false) }
+        }
+        #expect(ran)
+    }
+
     /// Work that waits runs on more threads than there are cores.
     ///
     /// Four items that each wait until all four are in progress finish, on any machine. On the
