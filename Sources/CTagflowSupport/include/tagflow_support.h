@@ -26,9 +26,9 @@ int tagflow_file_is_cached(const char *path);
 /// errno set.
 int tagflow_read_ahead(const char *path);
 
-/// Starts `body(context)` on a new, detached thread with the system's default stack. Returns 0,
-/// or an error number when the system refuses a thread (EAGAIN at a process or container limit);
-/// `body` then never runs.
+/// Starts `body(context)` on a new, detached thread with the system's default stack. Returns 0;
+/// otherwise (pthread_create's error number, such as EAGAIN at a process or container limit, or
+/// -1 when memory runs out) `body` never runs.
 int tagflow_start_thread(void (*body)(void *), void *context);
 
 /// Names the calling thread for `top -H`, `perf` and debuggers (at most 15 bytes on Linux; a

@@ -136,8 +136,9 @@ enum ParallelMap {
     /// the copies: for 10 000 loaded posts, a dozen references each, that was 10 ms on one core
     /// between reading and rendering.
     private final class Slots<Result: Sendable>: @unchecked Sendable {
-        // @unchecked: each slot is initialised by exactly one task (the cursor hands out each index
-        // once), and the slots are read only after the task group, which orders every write before.
+        // @unchecked: each slot is initialised by exactly one worker (the cursor hands out each
+        // index once), and the slots are read only after the workers are done (the task group, or
+        // the file threads' dispatch group), which orders every write before.
         private let base: UnsafeMutablePointer<Result>
         private let count: Int
         private var moved = false
