@@ -29,8 +29,8 @@ enum ParallelMap {
         return results.moveToArray()
     }
 
-    /// How many threads ``mapWaitingOnFiles(_:threadCount:startThread:_:)`` runs: twice the cores, and at
-    /// most 16 more than the cores.
+    /// How many threads ``mapWaitingOnFiles(_:threadCount:startThread:_:)`` runs: twice the
+    /// cores, and at most 16 more than the cores.
     ///
     /// A thread waiting for the disk needs another to take its core; a few spare threads are
     /// enough for that. Each thread also gets its own allocator arena (about half a megabyte of
