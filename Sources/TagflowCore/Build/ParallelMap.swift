@@ -74,7 +74,9 @@ enum ParallelMap {
             for worker in 0..<workerCount {
                 running.enter()
                 let didStart = startThread {
-                    nameCurrentThread("tagflow-files")
+                    // Named for `top -H`, `perf` and debuggers (at most 15 bytes on Linux), which
+                    // Foundation's `Thread.name` does not reach there.
+                    _ = tagflow_name_current_thread("tagflow-files")
                     work(worker, items, cursor, results, transform)
                     running.leave()
                 }
@@ -108,13 +110,6 @@ enum ParallelMap {
     private final class ThreadBody: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-
-    /// Names the calling thread (at most 15 bytes on Linux), so that `top -H`, `perf` and
-    /// debuggers tell the file threads apart; Foundation's `Thread.name` does not reach the
-    /// system on Linux.
-    static func nameCurrentThread(_ name: String) {
-        _ = tagflow_name_current_thread(name)
     }
 
     /// One worker's share: batches from the cursor until none is left.
