@@ -12,6 +12,13 @@
 # libcmark-gfm0.29.0.gfm.6 and libcmark-gfm-extensions0.29.0.gfm.6, pulled in by
 # libcmark-gfm-dev; macOS: brew install cmark-gfm). STATIC_STDLIB= turns static linking off;
 # STRIP= installs the binary with its symbols (125 MB rather than 74 MB on Linux x86-64).
+#
+# On Linux the binary is position-dependent, as Go links its programs (Hugo among them): a
+# position-independent one has about 106 000 relative relocations, which the loader applies at
+# every start, writing to and so copying about 1 MB of pages. That was 1 ms of every run (a
+# seventh of `tagflow --version`, 7% of a build with nothing to do) and 4 MiB of memory. Shared
+# libraries, the stack and the heap are still placed at random; PIE=yes keeps the binary's own
+# address random too.
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -21,6 +28,8 @@ INSTALL ?= install
 STATIC_STDLIB ?= --static-swift-stdlib
 SWIFT_BUILD_FLAGS ?=
 STRIP ?= -s
+PIE ?=
+LINK_FLAGS = $(if $(filter yes,$(PIE)),,$(if $(filter Linux,$(shell uname -s)),-Xlinker --no-pie))
 
 BINARY = .build/release/tagflow
 
@@ -30,7 +39,7 @@ all: build
 
 build:
 	if command -v dpkg-query >/dev/null; then scripts/install-deps.sh; fi
-	$(SWIFT) build -c release --product tagflow $(STATIC_STDLIB) $(SWIFT_BUILD_FLAGS)
+	$(SWIFT) build -c release --product tagflow $(STATIC_STDLIB) $(LINK_FLAGS) $(SWIFT_BUILD_FLAGS)
 
 # Not `install: build`, so that `make && sudo make install` does not build again as root.
 $(BINARY):
