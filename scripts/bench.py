@@ -2,7 +2,7 @@
 """Tagflow against Hugo on the shared benchmark corpus, side by side in one run.
 
     python3 scripts/bench.py [--posts 1000] [--runs 5] [--seed 42] [--tagflow PATH] [--no-hugo]
-                             [--serve-edits 10]
+                             [--serve-edits 10] [--out-dir DIR] [--no-settle]
 
 Generates the corpus with ../shared/bench/gen_corpus.py (kept in .build-bench-corpus/ so later
 runs reuse it), then builds it RUNS times with Tagflow and with Debian's `hugo` in alternation,
@@ -19,6 +19,9 @@ a post's text, of a post's title, and of a post's tags (which changes the taxono
 and a tag other posts have (which changes its count). For each it
 reads the rebuild time the server prints ("Rebuilt in 12 ms (…)") and measures, from the save,
 how long until that line appears (the watcher's polling and quiet period included).
+
+A run starts by waiting until six minutes have passed since the last one deleted its folders
+(unless they are on a tmpfs, or with `--no-settle`): see README.md, "File systems".
 
 Each run also times the floor: writing the same folders and files, of the same sizes, with no
 generator at all (a small Python writer, into a new folder like the others). No generator can
@@ -167,6 +170,8 @@ def main():
     parser.add_argument("--no-hugo", action="store_true", help="time Tagflow only")
     parser.add_argument("--serve-edits", type=int, default=10, help="edits of each kind under `tagflow serve`")
     parser.add_argument("--out-dir", help="where the output folders go (default: .build-bench-corpus)")
+    parser.add_argument("--no-settle", action="store_true",
+                        help="do not wait after a recent deletion of many files (see settle())")
     parser.add_argument("--write-floor", nargs=2, metavar=("MANIFEST", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.write_floor:
@@ -197,11 +202,18 @@ def main():
         return folder.with_name(f"{folder.name}-{index}")
 
     def remove_run_folders():
+        removed = False
         for folder in (tagflow_out, hugo_out, floor_out):
             for old in sorted(folder.parent.glob(f"{folder.name}-*")):
                 shutil.rmtree(old, ignore_errors=True)
+                removed = True
+        return removed
 
-    remove_run_folders()
+    stamp = out_dir / "last-deletion"
+    if remove_run_folders():
+        stamp.write_text(f"{time.time()}\n")
+    if not args.no_settle:
+        settle(out_dir, stamp)
     full, hugo_rows, floor_rows = [], [], []
     for index in range(args.runs):
         out = run_folder(tagflow_out, index)
@@ -217,6 +229,7 @@ def main():
               + (f", hugo {hugo_rows[-1][0]:.2f} s" if hugo else "") + f", floor {floor_rows[-1][0]:.2f} s",
               flush=True)
     remove_run_folders()
+    stamp.write_text(f"{time.time()}\n")
 
     # With the cache: one build to fill it, then builds with nothing changed and with one post edited.
     shutil.rmtree(tagflow_out, ignore_errors=True)
@@ -259,6 +272,33 @@ def main():
               f"peak memory {median(full, 2) / median(hugo_rows, 2):.3f}; "
               f"floor / hugo: wall {median(floor_rows, 0) / median(hugo_rows, 0):.3f}")
     return 0
+
+
+# How long ext4 without a journal keeps stepping past deleted inodes when it creates files: a
+# minute after the deletion, five more while the inode's table block is not written back
+# (fs/ext4/ialloc.c, recently_deleted). README.md, "File systems".
+SETTLE_SECONDS = 6 * 60 + 10
+
+
+def settle(out_dir, stamp):
+    """Waits until SETTLE_SECONDS have passed since this script last deleted its folders in
+    out_dir (the time is in `stamp`), unless out_dir is on a tmpfs. Otherwise the first builds of
+    this run would create their files while the file system still passes over the thousands of
+    inodes the last run freed, each build slowed by a different amount.
+    """
+    try:
+        deleted = float(stamp.read_text())
+    except (OSError, ValueError):
+        return
+    kind = subprocess.run(["stat", "-f", "-c", "%T", str(out_dir)], capture_output=True, text=True).stdout.strip()
+    left = deleted + SETTLE_SECONDS - time.time()
+    if kind == "tmpfs" or left <= 0:
+        return
+    print(f"waiting {left:.0f} s: this script deleted its output folders {SETTLE_SECONDS - left:.0f} s ago, and "
+          "creating files soon after deleting many is slow on some file systems (README.md, "
+          "\"File systems\"; --no-settle skips the wait)", flush=True)
+    os.sync()
+    time.sleep(left)
 
 
 def write_manifest(output, manifest):
