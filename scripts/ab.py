@@ -2,6 +2,7 @@
 """Two Tagflow binaries side by side: full builds of the benchmark corpus, in alternation.
 
     python3 scripts/ab.py OLD NEW [--posts 10000] [--runs 12] [--seed 42] [--out-dir /dev/shm/ab]
+                          [--cache] [--fresh] [--no-settle]
 
 Builds the corpus (generated as scripts/bench.py does) with `tagflow build CORPUS --output OUT
 --no-cache --quiet`, OLD then NEW, RUNS times each, removing the output folder before every build,
@@ -11,7 +12,8 @@ digests its inputs and records them, as a first build does and as every build of
 does (the removed folder never matches the record, so nothing is skipped). Use it to tell whether
 a change made a build faster: on a shared machine only the pair of one run means much. The default output folder is on tmpfs, so that the
 disk's writeback does not fall on whichever build comes next; pass a folder on disk to include it,
-with `--fresh` so that no build follows the deletion of another's files.
+with `--fresh` so that no build follows the deletion of another's files (and a run within six
+minutes of the last one's deletion waits out the rest first, as scripts/bench.py does).
 
 Make each binary with `make` (the release build users install) and copy it aside; compare binaries
 built the same way.
@@ -58,6 +60,8 @@ def main():
                         help="build as `tagflow build` does by default, digesting and recording the inputs")
     parser.add_argument("--fresh", action="store_true",
                         help="each build into a new folder, all deleted after the last build (for a disk)")
+    parser.add_argument("--no-settle", action="store_true",
+                        help="do not wait after a recent deletion of many files (see bench.settle)")
     parser.add_argument("--bench-dir", default=str(bench.ROOT.parent / "shared/bench"),
                         help="the folder with gen_corpus.py")
     args = parser.parse_args()
@@ -69,7 +73,8 @@ def main():
     out_dir = pathlib.Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     stamp = out_dir / "last-deletion"
-    bench.settle(out_dir, stamp)  # after an earlier run's deletion, on a disk (bench.py says why)
+    if not args.no_settle:
+        bench.settle(out_dir, stamp)  # after an earlier run's deletion, on a disk (bench.py says why)
     outputs = []
     rows = {binary: [] for binary in binaries}
     try:
