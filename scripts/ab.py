@@ -72,9 +72,8 @@ def main():
     corpus = bench.generated_corpus(pathlib.Path(args.bench_dir), args.posts, args.seed)
     out_dir = pathlib.Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    stamp = out_dir / "last-deletion"
     if not args.no_settle:
-        bench.settle(out_dir, stamp)  # after an earlier run's deletion, on a disk (bench.py says why)
+        bench.settle(out_dir)  # after an earlier run's deletion, on a disk (bench.py says why)
     outputs = []
     rows = {binary: [] for binary in binaries}
     try:
@@ -90,7 +89,7 @@ def main():
     finally:
         for output in set(outputs):
             shutil.rmtree(output, ignore_errors=True)
-        stamp.write_text(f"{time.time()}\n")
+        bench.note_deletion(out_dir)
     print()
     print(f"{args.posts} posts, {args.runs} alternating runs each, medians")
     print(f"{'':6} {'wall s':>8} {'user s':>8} {'sys s':>8} {'peak MiB':>9}")

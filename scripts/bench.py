@@ -209,11 +209,10 @@ def main():
                 removed = True
         return removed
 
-    stamp = out_dir / "last-deletion"
     if remove_run_folders():
-        stamp.write_text(f"{time.time()}\n")
+        note_deletion(out_dir)
     if not args.no_settle:
-        settle(out_dir, stamp)
+        settle(out_dir)
     full, hugo_rows, floor_rows = [], [], []
     for index in range(args.runs):
         out = run_folder(tagflow_out, index)
@@ -229,7 +228,7 @@ def main():
               + (f", hugo {hugo_rows[-1][0]:.2f} s" if hugo else "") + f", floor {floor_rows[-1][0]:.2f} s",
               flush=True)
     remove_run_folders()
-    stamp.write_text(f"{time.time()}\n")
+    note_deletion(out_dir)
 
     # With the cache: one build to fill it, then builds with nothing changed and with one post edited.
     shutil.rmtree(tagflow_out, ignore_errors=True)
@@ -280,14 +279,24 @@ def main():
 SETTLE_SECONDS = 6 * 60 + 10
 
 
-def settle(out_dir, stamp):
+def deletion_stamp(out_dir):
+    """The file that holds when this script last deleted its output folders in out_dir."""
+    return out_dir / "last-deletion"
+
+
+def note_deletion(out_dir):
+    """Records that this script just deleted its output folders in out_dir, for settle()."""
+    deletion_stamp(out_dir).write_text(f"{time.time()}\n")
+
+
+def settle(out_dir):
     """Waits until SETTLE_SECONDS have passed since this script last deleted its folders in
-    out_dir (the time is in `stamp`), unless out_dir is on a tmpfs. Otherwise the first builds of
-    this run would create their files while the file system still passes over the thousands of
-    inodes the last run freed, each build slowed by a different amount.
+    out_dir (note_deletion()), unless out_dir is on a tmpfs. Otherwise the first builds of this
+    run would create their files while the file system still passes over the thousands of inodes
+    the last run freed, each build slowed by a different amount.
     """
     try:
-        deleted = float(stamp.read_text())
+        deleted = float(deletion_stamp(out_dir).read_text())
     except (OSError, ValueError):
         return
     kind = subprocess.run(["stat", "-f", "-c", "%T", str(out_dir)], capture_output=True, text=True).stdout.strip()
