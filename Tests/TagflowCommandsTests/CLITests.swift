@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import TagflowCore
 import TagflowTesting
@@ -26,6 +27,29 @@ import Testing
     ])
     func badUsageExitsWithTwo(arguments: [String]) async {
         #expect(await TagflowCLI.run(arguments) == 2)
+    }
+
+    @Test(arguments: [
+        ["build"], ["build", "blog", "-o", "out", "--no-cache", "--quiet", "--report", "r.json"],
+        ["build", "--drafts", "--strict", "--base-url", "https://example.org/blog/"], ["check", ".", "-q"],
+        ["serve", "blog", "--port", "0", "--drafts", "--timings"], ["new", "site", "blog"],
+        ["new", "post", "Hello: world", "--tags", "swift, C#", "--site", "blog"], ["chips", "swift", "C++"],
+        ["new"],
+    ])
+    func commandLinesParseAsTheyDidWithoutTheCompletionRequests(arguments: [String]) throws {
+        let parsed = try #require(Tagflow.parsedWithoutCompletionRequests(arguments))
+        let asBefore = try Tagflow.parseAsRoot(arguments)
+        #expect(type(of: parsed) == type(of: asBefore))
+        #expect(String(reflecting: parsed) == String(reflecting: asBefore))
+    }
+
+    @Test(arguments: [
+        [], ["--help"], ["-h"], ["help"], ["help", "build"], ["build", "--help"], ["--version"],
+        ["build", "--no-such-flag"], ["frobnicate"], ["--generate-completion-script", "bash"],
+        ["--generate-completion-script=zsh"], ["build", "--generate-completion-script"],
+    ])
+    func helpVersionUsageErrorsAndCompletionRequestsParseAsBefore(arguments: [String]) {
+        #expect(Tagflow.parsedWithoutCompletionRequests(arguments) == nil)
     }
 
     @Test func helpExitsWithZero() async {
@@ -80,6 +104,12 @@ import Testing
 
     static let exampleSite = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../site-example").standardizedFileURL
+
+    @Test func completionScriptsAreStillWritten() throws {
+        let script = try runCapturingOutput(["--generate-completion-script", "bash"])
+        #expect(script.status == 0, "\(script.errors)")
+        #expect(script.output.contains("_tagflow()") && script.output.contains("complete "), "\(script.output)")
+    }
 
     func run(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, input: String? = nil
