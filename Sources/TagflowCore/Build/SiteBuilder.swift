@@ -494,7 +494,7 @@ public struct SiteBuilder: Sendable {
             }
             try context.failIfNeeded()
         } catch {
-            OutputWriter.removeTree(staging)
+            OutputWriter.removeTree(staging.url)
             throw error
         }
         try writer.finish(staging, staticFiles: context.staticFiles, inputs: inputs)

@@ -108,7 +108,7 @@ struct OutputWriter: Sendable {
             return Self.writeFile(file, into: staging)
         }
         if let error = failures.compactMap({ $0 }).first {
-            Self.removeTree(staging)
+            Self.removeTree(staging.url)
             throw failure(error)
         }
         try finish(staging, staticFiles: staticFiles, inputs: inputs)
@@ -116,7 +116,7 @@ struct OutputWriter: Sendable {
 
     /// Starts a build's output: removes leftovers of killed builds and makes an empty staging
     /// folder, for ``writeFile(_:into:)`` from many tasks and then ``finish(_:staticFiles:inputs:)``.
-    func beginStaging() throws(BuildFailure) -> URL {
+    func beginStaging() throws(BuildFailure) -> StagingFolder {
         removeLeftovers()
         let staging = parent.appendingPathComponent("\(temporaryPrefix)\(getpid())")
         Self.removeTree(staging)
@@ -125,17 +125,44 @@ struct OutputWriter: Sendable {
         } catch {
             throw failure(error)
         }
-        return staging
+        let descriptor = open(staging.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let error = CocoaError.posix(.fileWriteUnknown, errno, path: staging.path)
+            Self.removeTree(staging)
+            throw failure(error)
+        }
+        return StagingFolder(url: staging, descriptor: descriptor)
+    }
+
+    /// A build's staging folder, held open: its files and folders are made relative to it, so
+    /// the kernel looks up only the part of each path inside it, not the folders above it again
+    /// (twice per page, a folder and a file, for a path often eight folders deep).
+    final class StagingFolder: Sendable {
+        /// Where it is.
+        let url: URL
+        /// The open folder.
+        let descriptor: Int32
+
+        init(url: URL, descriptor: Int32) {
+            self.url = url
+            self.descriptor = descriptor
+        }
+
+        deinit { close(descriptor) }
     }
 
     /// Writes one file into a staging folder, making its folders as needed (safe from many tasks).
-    static func writeFile(_ file: OutputFile, into staging: URL) -> CocoaError? {
+    static func writeFile(_ file: OutputFile, into staging: StagingFolder) -> CocoaError? {
         // A page at `…/NAME/index.html` is nearly always the first file of its folder in a new
         // staging folder: its folder is made first, rather than after an `open` that fails (one
         // failed lookup per page, 15 000 in a 10 000-post build).
         let isFolderIndex = file.path.hasSuffix("/index.html")
-        return file.withBytes { bytes in
-            writeMakingFolders(staging.path + "/" + file.path, bytes, folderIsLikelyNew: isFolderIndex)
+        let failure = file.withBytes { bytes in
+            writeMakingFolders(file.path, in: staging.descriptor, bytes, folderIsLikelyNew: isFolderIndex)
+        }
+        // The error names the whole path, as the user knows it.
+        return failure.map { error in
+            CocoaError(error.code, userInfo: error.userInfo.merging([NSFilePathErrorKey: staging.url.path + "/" + file.path]) { $1 })
         }
     }
 
@@ -170,20 +197,22 @@ struct OutputWriter: Sendable {
         bytes.withUnsafeBytes { replaceFile(at: path, with: $0) }
     }
 
+    /// Writes a file, making its folders as needed; `path` is relative to the open folder
+    /// `folder` (or to the working directory for `AT_FDCWD`, or absolute).
     private static func writeMakingFolders(
-        _ path: String, _ bytes: UnsafeRawBufferPointer, folderIsLikelyNew: Bool = false
+        _ path: String, in folder: Int32 = AT_FDCWD, _ bytes: UnsafeRawBufferPointer, folderIsLikelyNew: Bool = false
     )
         -> CocoaError?
     {
         if folderIsLikelyNew, let slash = path.lastIndex(of: "/") {
-            makeFolders(String(path[..<slash]))
-            return writeFile(path, bytes)
+            makeFolders(String(path[..<slash]), in: folder)
+            return writeFile(path, in: folder, bytes)
         }
         // Otherwise the folder most likely exists (the first page of its kind made it); it is
         // made only when a write fails.
-        guard writeFile(path, bytes) != nil, let slash = path.lastIndex(of: "/") else { return nil }
-        makeFolders(String(path[..<slash]))
-        return writeFile(path, bytes)
+        guard writeFile(path, in: folder, bytes) != nil, let slash = path.lastIndex(of: "/") else { return nil }
+        makeFolders(String(path[..<slash]), in: folder)
+        return writeFile(path, in: folder, bytes)
     }
 
     /// Removes one file of a finished output folder, and the folders it leaves empty.
@@ -196,17 +225,21 @@ struct OutputWriter: Sendable {
         }
     }
 
-    /// `mkdir -p`, tolerating other tasks making the same folders at the same time.
-    private static func makeFolders(_ path: String) {
-        if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
+    /// `mkdir -p`, tolerating other tasks making the same folders at the same time; `path` is
+    /// relative to the open folder `folder` (as in ``writeMakingFolders(_:in:_:folderIsLikelyNew:)``).
+    private static func makeFolders(_ path: String, in folder: Int32 = AT_FDCWD) {
+        if mkdirat(folder, path, 0o755) == 0 || errno == EEXIST { return }
         guard errno == ENOENT, let slash = path.lastIndex(of: "/") else { return }
-        makeFolders(String(path[..<slash]))
-        _ = mkdir(path, 0o755)
+        makeFolders(String(path[..<slash]), in: folder)
+        _ = mkdirat(folder, path, 0o755)
     }
 
     /// Copies the static files and the marker into a staging folder filled by ``writeFile(_:into:)``,
     /// then swaps it in; on failure the staging folder is removed and the target is untouched.
-    func finish(_ staging: URL, staticFiles: [(source: URL, path: String)], inputs: String?) throws(BuildFailure) {
+    func finish(_ folder: StagingFolder, staticFiles: [(source: URL, path: String)], inputs: String?)
+        throws(BuildFailure)
+    {
+        let staging = folder.url
         let manager = FileManager.default
         do {
             for item in staticFiles {
@@ -248,11 +281,12 @@ struct OutputWriter: Sendable {
         bytes.withUnsafeBytes { writeFile(path, $0) }
     }
 
-    /// Writes bytes in place, as the variant that takes an array does.
-    static func writeFile(_ path: String, _ bytes: UnsafeRawBufferPointer) -> CocoaError? {
+    /// Writes bytes in place, as the variant that takes an array does; `path` is relative to the
+    /// open folder `folder` (as in ``writeMakingFolders(_:in:_:folderIsLikelyNew:)``).
+    static func writeFile(_ path: String, in folder: Int32 = AT_FDCWD, _ bytes: UnsafeRawBufferPointer) -> CocoaError? {
         // Read before anything else can change `errno`.
         func failure() -> CocoaError { CocoaError.posix(.fileWriteUnknown, errno, path: path) }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = openat(folder, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return failure() }
         defer { close(descriptor) }
         var written = 0

@@ -149,6 +149,24 @@ import Testing
             ])
     }
 
+    @Test func filesAreMadeInsideTheOpenStagingFolderAndFailuresNameTheirWholePath() throws {
+        let fixture = try SiteFixture("")
+        defer { fixture.remove() }
+        let writer = OutputWriter(target: fixture.output)
+        let staging = try writer.beginStaging()
+        defer { OutputWriter.removeTree(staging.url) }
+        #expect(OutputWriter.writeFile(OutputFile(path: "posts/a/index.html", text: "page"), into: staging) == nil)
+        #expect(OutputWriter.writeFile(OutputFile(path: "feed.xml", text: "feed"), into: staging) == nil)
+        let page = try String(contentsOf: staging.url.appendingPathComponent("posts/a/index.html"), encoding: .utf8)
+        #expect(page == "page")
+        #expect(FileManager.default.fileExists(atPath: staging.url.appendingPathComponent("feed.xml").path))
+        // A file where a folder must be.
+        let failure = try #require(
+            OutputWriter.writeFile(OutputFile(path: "feed.xml/index.html", text: "x"), into: staging))
+        #expect(failure.userInfo[NSFilePathErrorKey] as? String == staging.url.path + "/feed.xml/index.html")
+        #expect(ContentLoader.reason(failure) == "Not a directory")
+    }
+
     /// A large tree is removed on several threads, whole, without following links out of it.
     @Test(arguments: [1, 2, 4])
     func removesATreeOnSeveralThreads(threads: Int) throws {
