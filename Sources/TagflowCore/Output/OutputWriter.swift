@@ -162,7 +162,9 @@ struct OutputWriter: Sendable {
         }
         // The error names the whole path, as the user knows it.
         return failure.map { error in
-            CocoaError(error.code, userInfo: error.userInfo.merging([NSFilePathErrorKey: staging.url.path + "/" + file.path]) { $1 })
+            CocoaError(
+                error.code,
+                userInfo: error.userInfo.merging([NSFilePathErrorKey: staging.url.path + "/" + file.path]) { $1 })
         }
     }
 
