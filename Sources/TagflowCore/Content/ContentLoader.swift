@@ -76,9 +76,10 @@ struct ContentLoader: Sendable {
         progress?.setTotal(files.count)
         let root = siteRoot.path
         let readAhead = ReadAhead(paths: files.map { root + "/" + $0.0 })
+        let folder = OpenFolder(path: root)
         let loaded = await ParallelMap.map(files) { file, kind in
             defer { progress?.advance() }
-            return self.loadFile(file, kind: kind)
+            return self.loadFile(file, kind: kind, in: folder)
         }
         readAhead.stop()
         return Result(files: loaded, listingDiagnostics: diagnostics)
@@ -105,10 +106,17 @@ struct ContentLoader: Sendable {
         var content: Loaded
     }
 
-    func loadFile(_ path: String, kind: Kind) -> LoadedFile {
+    /// Reads and loads one file; `path` is site-relative, and `root`, when given, is the site
+    /// folder held open.
+    func loadFile(_ path: String, kind: Kind, in root: OpenFolder? = nil) -> LoadedFile {
         let data: [UInt8]
         do {
-            data = try Self.readBytes(atPath: siteRoot.path + "/" + path)
+            data =
+                if let root {
+                    try Self.readBytes(atPath: path, in: root.descriptor, fullPath: root.path + "/" + path)
+                } else {
+                    try Self.readBytes(atPath: siteRoot.path + "/" + path)
+                }
         } catch {
             var digest = Digest()
             digest.update(path)
@@ -127,35 +135,66 @@ struct ContentLoader: Sendable {
     /// (the URL's parsing, Foundation's reading options), 2% of a 1 000-post build's. A file that
     /// grows while it is read is read to its end; one whose size is unknown (`/proc`) too.
     ///
+    /// - Parameters:
+    ///   - path: The file, relative to `folder` (or absolute, or relative to the working folder
+    ///     for `AT_FDCWD`).
+    ///   - folder: An open folder (``OpenFolder``) that `path` is in.
+    ///   - fullPath: The path errors name (default: `path`).
     /// - Throws: `CocoaError` with the POSIX error underneath (``reason(_:)`` prints it).
-    static func readBytes(atPath path: String) throws(CocoaError) -> [UInt8] {
+    static func readBytes(atPath path: String, in folder: Int32 = AT_FDCWD, fullPath: String? = nil)
+        throws(CocoaError) -> [UInt8]
+    {
         func failure(_ code: Int32) -> CocoaError {
             CocoaError.posix(
-                code == EACCES || code == EPERM ? .fileReadNoPermission : .fileReadUnknown, code, path: path)
+                code == EACCES || code == EPERM ? .fileReadNoPermission : .fileReadUnknown, code,
+                path: fullPath ?? path)
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = openat(folder, path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(errno) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure(errno) }
         if (status.st_mode & S_IFMT) == S_IFDIR { throw failure(EISDIR) }
-        // One byte more than the size, so that the read that finds the end is the second.
-        var bytes = [UInt8](repeating: 0, count: max(Int(status.st_size), 0) + 1)
-        var count = 0
-        while true {
-            if count == bytes.count { bytes += [UInt8](repeating: 0, count: max(bytes.count, 4096)) }
-            let result = bytes.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress.unsafelyUnwrapped + count, buffer.count - count)
+        // One byte more than the size, so that the read that finds the end is the second; read
+        // into memory that is not zeroed first.
+        let capacity = max(Int(status.st_size), 0) + 1
+        var readError: Int32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            initialized = readFully(descriptor, into: buffer, error: &readError)
+        }
+        if readError != 0 { throw failure(readError) }
+        // A full buffer: the file is longer than it said (it grew, or `stat` does not know, as for
+        // `/proc`); the rest is read in growing pieces, until one is not filled.
+        var filled = bytes.count == capacity
+        while filled {
+            let size = max(bytes.count, 4096)
+            let more = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+                initialized = readFully(descriptor, into: buffer, error: &readError)
             }
+            if readError != 0 { throw failure(readError) }
+            bytes += more
+            filled = more.count == size
+        }
+        return bytes
+    }
+
+    /// Reads until `buffer` is full or the file ends; returns the bytes read, and sets `error`
+    /// (an `errno`) when a read fails.
+    private static func readFully(
+        _ descriptor: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>, error: inout Int32
+    ) -> Int {
+        var count = 0
+        while count < buffer.count {
+            let result = read(descriptor, buffer.baseAddress.unsafelyUnwrapped + count, buffer.count - count)
             if result < 0 {
                 if errno == EINTR { continue }
-                throw failure(errno)
+                error = errno
+                break
             }
             if result == 0 { break }
             count += result
         }
-        bytes.removeLast(bytes.count - count)
-        return bytes
+        return count
     }
 
     private func load(_ path: String, data: [UInt8], kind: Kind) -> Loaded {

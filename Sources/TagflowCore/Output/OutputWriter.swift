@@ -125,30 +125,23 @@ struct OutputWriter: Sendable {
         } catch {
             throw failure(error)
         }
-        let descriptor = open(staging.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else {
+        guard let folder = OpenFolder(path: staging.path) else {
             let error = CocoaError.posix(.fileWriteUnknown, errno, path: staging.path)
             Self.removeTree(staging)
             throw failure(error)
         }
-        return StagingFolder(url: staging, descriptor: descriptor)
+        return StagingFolder(url: staging, folder: folder)
     }
 
-    /// A build's staging folder, held open: its files and folders are made relative to it, so
-    /// the kernel looks up only the part of each path inside it, not the folders above it again
-    /// (twice per page, a folder and a file, for a path often eight folders deep).
-    final class StagingFolder: Sendable {
+    /// A build's staging folder, held open: its files and folders are made relative to it
+    /// (``OpenFolder``).
+    struct StagingFolder: Sendable {
         /// Where it is.
         let url: URL
         /// The open folder.
-        let descriptor: Int32
+        let folder: OpenFolder
 
-        init(url: URL, descriptor: Int32) {
-            self.url = url
-            self.descriptor = descriptor
-        }
-
-        deinit { close(descriptor) }
+        var descriptor: Int32 { folder.descriptor }
     }
 
     /// Writes one file into a staging folder, making its folders as needed (safe from many tasks).

@@ -44,4 +44,23 @@ import Testing
         #expect(reason(fixture.site.appendingPathComponent("missing.md").path) == "No such file or directory")
         #expect(reason(fixture.site.appendingPathComponent("posts").path) == "Is a directory")
     }
+
+    /// Posts are read relative to the site folder held open; errors still name the whole path.
+    @Test func readsRelativeToAnOpenFolder() throws {
+        let fixture = try SiteFixture("-- posts/a.md --\nA\n")
+        defer { fixture.remove() }
+        let folder = try #require(OpenFolder(path: fixture.site.path))
+        let read = try ContentLoader.readBytes(atPath: "posts/a.md", in: folder.descriptor)
+        #expect(read == Array(try Data(contentsOf: fixture.site.appendingPathComponent("posts/a.md"))))
+        #expect(read.starts(with: Array("A\n".utf8)))
+        let whole = fixture.site.path + "/posts/b.md"
+        do {
+            _ = try ContentLoader.readBytes(atPath: "posts/b.md", in: folder.descriptor, fullPath: whole)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.userInfo[NSFilePathErrorKey] as? String == whole)
+            #expect(ContentLoader.reason(error) == "No such file or directory")
+        }
+        #expect(OpenFolder(path: fixture.site.path + "/posts/a.md") == nil)
+    }
 }
