@@ -140,6 +140,7 @@ struct ContentLoader: Sendable {
     ///     for `AT_FDCWD`).
     ///   - folder: An open folder (``OpenFolder``) that `path` is in.
     ///   - fullPath: The path errors name (default: `path`).
+    /// - Returns: Every byte of the file.
     /// - Throws: `CocoaError` with the POSIX error underneath (``reason(_:)`` prints it).
     static func readBytes(atPath path: String, in folder: Int32 = AT_FDCWD, fullPath: String? = nil)
         throws(CocoaError) -> [UInt8]
