@@ -21,8 +21,9 @@ public struct Tagflow: AsyncParsableCommand {
     /// `parseAsRoot(_:)` does.
     ///
     /// ArgumentParser first parses every command line twice more, as requests for a completion
-    /// script (`--generate-completion-script`), before parsing it as a command: 0.6 ms of every
-    /// run, on one core before anything else starts (a twentieth of a build with nothing to do).
+    /// script (`--generate-completion-script`), before parsing it as a command: half a
+    /// millisecond of every run, on one core before anything else starts (a twentieth of a build
+    /// of a one-post site).
     /// It skips that for a root command with a super-command name, and that name changes nothing
     /// but help texts. So a command line without that flag is parsed with ``CommandLineParser``,
     /// which has one; whatever that parse does not turn into one of this command's own

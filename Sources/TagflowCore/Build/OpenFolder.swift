@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Foundation
 
 /// A folder held open, so that paths inside it are looked up from it (`openat`, `mkdirat`).
 ///
@@ -15,11 +11,13 @@ final class OpenFolder: Sendable {
     /// The open folder.
     let descriptor: Int32
 
-    /// Opens a folder; `nil` when it cannot be opened (callers then use whole paths, and report
-    /// what fails there).
-    init?(path: String) {
+    /// Opens a folder.
+    ///
+    /// - Throws: `CocoaError` naming the folder, with the POSIX error underneath
+    ///   (``ContentLoader/reason(_:)`` prints it).
+    init(path: String) throws(CocoaError) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { throw CocoaError.posix(.fileReadUnknown, errno, path: path) }
         self.path = path
         self.descriptor = descriptor
     }

@@ -76,7 +76,9 @@ struct ContentLoader: Sendable {
         progress?.setTotal(files.count)
         let root = siteRoot.path
         let readAhead = ReadAhead(paths: files.map { root + "/" + $0.0 })
-        let folder = OpenFolder(path: root)
+        // Without it (a folder that can be listed but not opened), each file is read by its
+        // whole path, and reports what fails there.
+        let folder = try? OpenFolder(path: root)
         let loaded = await ParallelMap.map(files) { file, kind in
             defer { progress?.advance() }
             return self.loadFile(file, kind: kind, in: folder)

@@ -125,12 +125,12 @@ struct OutputWriter: Sendable {
         } catch {
             throw failure(error)
         }
-        guard let folder = OpenFolder(path: staging.path) else {
-            let error = CocoaError.posix(.fileWriteUnknown, errno, path: staging.path)
+        do {
+            return StagingFolder(url: staging, folder: try OpenFolder(path: staging.path))
+        } catch {
             Self.removeTree(staging)
             throw failure(error)
         }
-        return StagingFolder(url: staging, folder: folder)
     }
 
     /// A build's staging folder, held open: its files and folders are made relative to it

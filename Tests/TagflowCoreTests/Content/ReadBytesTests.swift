@@ -49,7 +49,7 @@ import Testing
     @Test func readsRelativeToAnOpenFolder() throws {
         let fixture = try SiteFixture("-- posts/a.md --\nA\n")
         defer { fixture.remove() }
-        let folder = try #require(OpenFolder(path: fixture.site.path))
+        let folder = try OpenFolder(path: fixture.site.path)
         let read = try ContentLoader.readBytes(atPath: "posts/a.md", in: folder.descriptor)
         #expect(read == Array(try Data(contentsOf: fixture.site.appendingPathComponent("posts/a.md"))))
         #expect(read.starts(with: Array("A\n".utf8)))
@@ -61,6 +61,13 @@ import Testing
             #expect(error.userInfo[NSFilePathErrorKey] as? String == whole)
             #expect(ContentLoader.reason(error) == "No such file or directory")
         }
-        #expect(OpenFolder(path: fixture.site.path + "/posts/a.md") == nil)
+        // A file is not a folder to hold open.
+        do {
+            _ = try OpenFolder(path: fixture.site.path + "/posts/a.md")
+            Issue.record("expected a failure")
+        } catch {
+            #expect(ContentLoader.reason(error) == "Not a directory")
+            #expect(error.userInfo[NSFilePathErrorKey] as? String == fixture.site.path + "/posts/a.md")
+        }
     }
 }
