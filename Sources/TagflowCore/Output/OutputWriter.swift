@@ -204,8 +204,10 @@ struct OutputWriter: Sendable {
             return writeFile(path, in: folder, bytes)
         }
         // Otherwise the folder most likely exists (the first page of its kind made it); it is
-        // made only when a write fails.
-        guard writeFile(path, in: folder, bytes) != nil, let slash = path.lastIndex(of: "/") else { return nil }
+        // made only when a write fails. (A file at the top of `folder` has no folder to make: its
+        // failure stands.)
+        guard let failure = writeFile(path, in: folder, bytes) else { return nil }
+        guard let slash = path.lastIndex(of: "/") else { return failure }
         makeFolders(String(path[..<slash]), in: folder)
         return writeFile(path, in: folder, bytes)
     }

@@ -165,6 +165,9 @@ import Testing
             OutputWriter.writeFile(OutputFile(path: "feed.xml/index.html", text: "x"), into: staging))
         #expect(failure.userInfo[NSFilePathErrorKey] as? String == staging.url.path + "/feed.xml/index.html")
         #expect(ContentLoader.reason(failure) == "Not a directory")
+        // A folder where a file must be, at the top of the staging folder (no folder to make).
+        let topLevel = try #require(OutputWriter.writeFile(OutputFile(path: "posts", text: "x"), into: staging))
+        #expect(ContentLoader.reason(topLevel) == "Is a directory")
     }
 
     /// A large tree is removed on several threads, whole, without following links out of it.
