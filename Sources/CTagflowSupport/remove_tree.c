@@ -102,6 +102,9 @@ static void *remove_some(void *argument) {
 }
 
 int tagflow_remove_tree_in_parallel(const char *path, int threads) {
+    // A link is removed, never what it leads to: listing it would list the linked folder.
+    struct stat info;
+    if (lstat(path, &info) != 0 || !S_ISDIR(info.st_mode)) return tagflow_remove_tree(path);
     struct paths list = {0};
     if (threads > 1 && collect(&list, path, 2) == 0 && list.count >= 64) {
         struct removal removal = {.list = &list};

@@ -27,8 +27,29 @@ struct OutputWriter: Sendable {
 
     let target: URL
 
+    /// - Parameter target: The output folder. When it is a symbolic link (`_site` → a web
+    ///   server's folder), the folder it leads to is the one written and swapped, and the link
+    ///   stays: swapping the link itself would put a folder where the link was and leave the
+    ///   linked folder as it was.
     init(target: URL) {
-        self.target = target.standardizedFileURL
+        self.target = Self.followingLinks(target.standardizedFileURL)
+    }
+
+    /// The folder a path leads to when its last part is a symbolic link (through a chain of
+    /// them, at most 40 as the kernel allows); the path itself otherwise.
+    static func followingLinks(_ url: URL) -> URL {
+        var current = url
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(current.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK,
+                let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path)
+            else { return current }
+            current =
+                destination.hasPrefix("/")
+                ? URL(fileURLWithPath: destination).standardizedFileURL
+                : current.deletingLastPathComponent().appendingPathComponent(destination).standardizedFileURL
+        }
+        return current
     }
 
     private var parent: URL { target.deletingLastPathComponent() }

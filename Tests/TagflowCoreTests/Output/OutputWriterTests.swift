@@ -197,4 +197,52 @@ import Testing
         #expect(!manager.fileExists(atPath: tree.path))
         #expect(try String(contentsOf: outside.appendingPathComponent("keep.txt"), encoding: .utf8) == "keep")
     }
+
+    /// Removing a link to a large folder removes the link only: listing it to share out the work
+    /// listed the linked folder, and its pages were deleted.
+    @Test(arguments: [1, 2, 4])
+    func removingALinkKeepsTheFolderItLeadsTo(threads: Int) throws {
+        let fixture = try SiteFixture("")
+        defer { fixture.remove() }
+        let manager = FileManager.default
+        let folder = fixture.root.appendingPathComponent("www")
+        for index in 0..<100 {
+            let page = folder.appendingPathComponent("posts/p\(index)")
+            try manager.createDirectory(at: page, withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: page.appendingPathComponent("index.html"))
+        }
+        let link = fixture.root.appendingPathComponent("link")
+        try manager.createSymbolicLink(at: link, withDestinationURL: folder)
+
+        #expect(tagflow_remove_tree_in_parallel(link.path, Int32(threads)) == 0)
+        #expect((try? manager.destinationOfSymbolicLink(atPath: link.path)) == nil)
+        #expect(try manager.contentsOfDirectory(atPath: folder.appendingPathComponent("posts").path).count == 100)
+        #expect(manager.fileExists(atPath: folder.appendingPathComponent("posts/p99/index.html").path))
+    }
+
+    /// An output folder that is a link (`_site` → a web server's folder) stays a link: the site is
+    /// written into the folder it leads to, which is replaced whole, and nothing else is touched.
+    @Test func anOutputThatIsALinkIsWrittenThroughIt() async throws {
+        let fixture = try SiteFixture("")
+        defer { fixture.remove() }
+        let manager = FileManager.default
+        let served = fixture.root.appendingPathComponent("www/blog")
+        let link = fixture.root.appendingPathComponent("site/_site")
+        try await OutputWriter(target: served).write(
+            (0..<100).map { OutputFile(path: "posts/old-\($0)/index.html", text: "old") }, staticFiles: [])
+        try Data("keep".utf8).write(to: fixture.root.appendingPathComponent("www/keep.txt"))
+        try manager.createSymbolicLink(atPath: link.path, withDestinationPath: "../www/blog")
+
+        let writer = OutputWriter(target: link)
+        #expect(writer.target.path == served.standardizedFileURL.path)
+        try await writer.write([OutputFile(path: "index.html", text: "new")], staticFiles: [])
+
+        #expect(try manager.destinationOfSymbolicLink(atPath: link.path) == "../www/blog")
+        #expect(try String(contentsOf: link.appendingPathComponent("index.html"), encoding: .utf8) == "new")
+        #expect(!manager.fileExists(atPath: served.appendingPathComponent("posts").path))
+        #expect(
+            try manager.contentsOfDirectory(atPath: fixture.root.appendingPathComponent("www").path).sorted() == [
+                "blog", "keep.txt",
+            ])
+    }
 }
