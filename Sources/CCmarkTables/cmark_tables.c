@@ -70,39 +70,6 @@ void cmark_manage_extensions_special_characters(cmark_parser *parser, int add) {
   function(parser, add);
 }
 
-// An inline matcher that never matches: a syntax extension needs one to be in a parser's inline
-// list, the list the library's function walks for the characters to mark.
-static cmark_node *match_nothing(cmark_syntax_extension *extension, cmark_parser *parser, cmark_node *parent,
-                                 unsigned char character, cmark_inline_parser *inline_parser) {
-  (void)extension;
-  (void)parser;
-  (void)parent;
-  (void)character;
-  (void)inline_parser;
-  return NULL;
-}
-
-bool cmark_tables_mark_www(bool marked) {
-  static cmark_parser *parser;
-  if (!atomic_load_explicit(&filled_ready, memory_order_acquire)) return false;
-  manage_function function = library_function();
-  if (function == NULL) return false;
-  if (parser == NULL) {
-    // Made once; the caller serialises calls.
-    cmark_syntax_extension *www = cmark_syntax_extension_new("tagflow-www");
-    if (www == NULL) return false;
-    cmark_syntax_extension_set_match_inline_func(www, match_nothing);
-    cmark_llist *characters = cmark_llist_append(cmark_get_default_mem_allocator(), NULL, (void *)'w');
-    cmark_syntax_extension_set_special_inline_chars(www, characters);
-    cmark_parser *made = cmark_parser_new(CMARK_OPT_DEFAULT);
-    if (made == NULL) return false;
-    cmark_parser_attach_syntax_extension(made, www);
-    parser = made;
-  }
-  function(parser, marked ? 1 : 0);
-  return true;
-}
-
 bool cmark_tables_fill(void *const *extensions, size_t count) {
   static atomic_flag started = ATOMIC_FLAG_INIT;
   if (atomic_flag_test_and_set(&started)) return false;

@@ -57,51 +57,6 @@ import Testing
         #expect(renderer.render(document).html == expected)
     }
 
-    /// `w` is marked in cmark-gfm's table only while a document that could have a `www.` link
-    /// parses (`WWWMark`): such documents keep their links while others parse beside them
-    /// without the mark, and every document renders in parallel, with the mark or without it,
-    /// as it does alone.
-    @Test func wwwLinksSurviveDocumentsParsingWithoutTheMark() async {
-        let renderer = MarkdownRenderer()
-        let documents = (0..<300).map { index in
-            index % 3 == 0
-                ? "Post \(index): visit www.site\(index).example/page _now_, with words, **well** worded.\n"
-                : "Post \(index): a walk with few *words*, see [the wiki](https://www.example.org/w/\(index)) "
-                    + "and `www.code` and  \nwow.\n"
-        }
-        let alone = documents.map { renderer.render($0).html }
-        for (index, html) in alone.enumerated() where index % 3 == 0 {
-            #expect(html.contains("<a href=\"http://www.site\(index).example/page\">"), "\(html)")
-        }
-        let mismatches = await withTaskGroup(of: Int.self) { group in
-            for worker in 0..<8 {
-                group.addTask {
-                    var wrong = 0
-                    for round in 0..<4 {
-                        for index in stride(from: (worker + round) % 8, to: documents.count, by: 8)
-                        where renderer.render(documents[index]).html != alone[index] {
-                            wrong += 1
-                        }
-                    }
-                    return wrong
-                }
-            }
-            return await group.reduce(0, +)
-        }
-        #expect(mismatches == 0, "\(mismatches) of 1200 concurrent renders differed from rendering alone")
-    }
-
-    @Test(arguments: [
-        ("www.example.org", true), ("see www.example.org", true), ("(www.x.y)", true), ("*www.x.y*", true),
-        ("a\nwww.x.y", true), ("|www.x.y|", true), ("> www.x.y", true), ("~www.x.y~", true),
-        ("https://www.example.org", false), ("[a](https://www.example.org)", false), ("awww.x.y", false),
-        ("1www.x.y", false), ("no links here", false), ("www", false), ("wwwx.y", false), ("ww.w.x", false),
-        ("", false), ("Zwww.", false),
-    ])
-    func wwwLinksAreLookedForWhereTheExtensionLooks(text: String, mayBeALink: Bool) {
-        #expect(MarkdownRenderer.mayHaveWWWLink(text) == mayBeALink)
-    }
-
     @Test func parallelRendersEqualASerialRender() async {
         let renderer = MarkdownRenderer()
         let expected = renderer.render(Self.document).html

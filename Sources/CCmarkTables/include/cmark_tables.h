@@ -44,9 +44,4 @@
 /// and unmarks each time).
 bool cmark_tables_fill(void *const *extensions, size_t count);
 
-/// Marks (`marked` true) or unmarks `w` in the tables, the character at which the autolink
-/// extension looks for `www.` links; returns false, and changes nothing, unless a call of
-/// `cmark_tables_fill` returned true. No parse may run meanwhile: the caller keeps them apart.
-bool cmark_tables_mark_www(bool marked);
-
 #endif

@@ -71,11 +71,8 @@ public struct MarkdownRenderer: Sendable {
         // Only the pointer leaves the lock; the arena owns the document.
         nonisolated(unsafe) var finished: OpaquePointer?
         if Self.parsesInParallel {
-            let needsWWW = Self.mayHaveWWWLink(markdown)
-            WWWMark.shared.beginParse(needing: needsWWW)
             feed()
             finished = cmark_parser_finish(parser)
-            WWWMark.shared.endParse(needing: needsWWW)
         } else {
             cmarkParseLock.withLock {
                 feed()
@@ -129,36 +126,6 @@ public struct MarkdownRenderer: Sendable {
         var flags = cmarkOptions(for: options)
         if !mayHaveFootnotes(text) { flags &= ~CMARK_OPT_FOOTNOTES }
         return flags
-    }
-
-    /// Whether `text` has a `www.` that the autolink extension could make a link: one at its
-    /// start, or after a byte other than an ASCII letter, a digit or `/`.
-    ///
-    /// The extension tries a `www.` link only where its `w` starts the text of a paragraph,
-    /// heading or cell, or follows white space or one of `*_~(`. A `www.` after a letter, a digit
-    /// or `/` (`https://www.…`, by far the most common) never is one, and none of them ends the
-    /// syntax of a block before its text.
-    static func mayHaveWWWLink(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress, bytes.count >= 4 else { return false }
-            var start = base
-            let end = base + bytes.count
-            while end - start >= 4, let found = memchr(start, Int32(UInt8(ascii: "w")), end - start - 3) {
-                let w = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
-                if w[1] == UInt8(ascii: "w") && w[2] == UInt8(ascii: "w") && w[3] == UInt8(ascii: ".") {
-                    guard w > base else { return true }
-                    let before = w[-1]
-                    let isLetterOrDigit =
-                        (before >= UInt8(ascii: "a") && before <= UInt8(ascii: "z"))
-                        || (before >= UInt8(ascii: "A") && before <= UInt8(ascii: "Z"))
-                        || (before >= UInt8(ascii: "0") && before <= UInt8(ascii: "9"))
-                    if !isLetterOrDigit && before != UInt8(ascii: "/") { return true }
-                }
-                start = w + 1
-            }
-            return false
-        }
     }
 
     /// Whether `text` contains `[^`.
@@ -222,73 +189,6 @@ private final class PlainLock: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         body()
-    }
-}
-
-/// Whether `w` is marked in cmark-gfm's process-wide table of special characters, with the
-/// documents parsing in parallel kept apart from each change.
-///
-/// The autolink extension marks `w` so that it can look for `www.` links at each one; the inline
-/// parser then stops at every `w` of every text, makes a text node for it, and the extension
-/// merges the nodes again after parsing. That was 3.5% of a 1 000-post build's wall time (0.967
-/// and 0.964 without the mark, alternating builds into tmpfs). A document that has no `www.` the
-/// extension could link (``MarkdownRenderer/mayHaveWWWLink(_:)``) parses to the same tree with
-/// `w` marked or not, as a `w` only splits a run of text; so `w` is marked only while a document
-/// that needs it parses.
-///
-/// The table is written only when no document parses: a document that needs the mark waits for
-/// those parsing to end and marks it (documents arriving meanwhile wait with it), and one that
-/// does not unmarks it when none is parsing and none needs it; otherwise a document parses with
-/// the mark as it finds it. A pthread mutex and condition (ThreadSanitizer follows both).
-private final class WWWMark: @unchecked Sendable {
-    // @unchecked: every field is touched only with `mutex` held.
-    static let shared = WWWMark()
-
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let changed: UnsafeMutablePointer<pthread_cond_t>
-    /// Whether `w` is marked (`cmark_tables_fill` marks it with the extensions' characters).
-    private var isMarked = true
-    private var parsing = 0
-    private var needing = 0
-
-    private init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
-        changed = .allocate(capacity: 1)
-        changed.initialize(to: pthread_cond_t())
-        precondition(pthread_cond_init(changed, nil) == 0, "pthread_cond_init failed")
-    }
-
-    func beginParse(needing needsMark: Bool) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        if needsMark {
-            needing += 1
-            while !isMarked {
-                if parsing == 0 {
-                    // (A table that cannot be written was never unmarked.)
-                    _ = cmark_tables_mark_www(true)
-                    isMarked = true
-                    pthread_cond_broadcast(changed)
-                } else {
-                    pthread_cond_wait(changed, mutex)
-                }
-            }
-        } else {
-            // A document waiting for the mark goes first.
-            while !isMarked && needing > 0 { pthread_cond_wait(changed, mutex) }
-            if isMarked && needing == 0 && parsing == 0 && cmark_tables_mark_www(false) { isMarked = false }
-        }
-        parsing += 1
-    }
-
-    func endParse(needing needsMark: Bool) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        parsing -= 1
-        if needsMark { needing -= 1 }
-        if parsing == 0 { pthread_cond_broadcast(changed) }
     }
 }
 
