@@ -40,9 +40,8 @@ struct OutputWriter: Sendable {
     static func followingLinks(_ url: URL) -> URL {
         var current = url
         for _ in 0..<40 {
-            var status = stat()
-            guard lstat(current.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK,
-                let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path)
+            // Throws for anything but a link (a folder, a missing path).
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path)
             else { return current }
             current =
                 destination.hasPrefix("/")
