@@ -170,6 +170,15 @@ import Testing
         #expect(ContentLoader.reason(topLevel) == "Is a directory")
     }
 
+    /// Makes `count` pages, `p0/index.html`…, in `folder`.
+    static func makePages(_ count: Int, in folder: URL) throws {
+        for index in 0..<count {
+            let page = folder.appendingPathComponent("p\(index)")
+            try FileManager.default.createDirectory(at: page, withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: page.appendingPathComponent("index.html"))
+        }
+    }
+
     /// A large tree is removed on several threads, whole, without following links out of it.
     @Test(arguments: [1, 2, 4])
     func removesATreeOnSeveralThreads(threads: Int) throws {
@@ -182,11 +191,7 @@ import Testing
         try Data("keep".utf8).write(to: outside.appendingPathComponent("keep.txt"))
         // Enough entries two levels down to be shared out, a deeper tree, files at each level,
         // and links to a folder outside (at the top and two levels down).
-        for index in 0..<150 {
-            let page = tree.appendingPathComponent("posts/p\(index)")
-            try manager.createDirectory(at: page, withIntermediateDirectories: true)
-            try Data("x".utf8).write(to: page.appendingPathComponent("index.html"))
-        }
+        try Self.makePages(150, in: tree.appendingPathComponent("posts"))
         try manager.createDirectory(at: tree.appendingPathComponent("tags/a/page/2"), withIntermediateDirectories: true)
         try Data("x".utf8).write(to: tree.appendingPathComponent("tags/a/page/2/index.html"))
         try Data("x".utf8).write(to: tree.appendingPathComponent("index.html"))
@@ -206,11 +211,7 @@ import Testing
         defer { fixture.remove() }
         let manager = FileManager.default
         let folder = fixture.root.appendingPathComponent("www")
-        for index in 0..<100 {
-            let page = folder.appendingPathComponent("posts/p\(index)")
-            try manager.createDirectory(at: page, withIntermediateDirectories: true)
-            try Data("x".utf8).write(to: page.appendingPathComponent("index.html"))
-        }
+        try Self.makePages(100, in: folder.appendingPathComponent("posts"))
         let link = fixture.root.appendingPathComponent("link")
         try manager.createSymbolicLink(at: link, withDestinationURL: folder)
 
