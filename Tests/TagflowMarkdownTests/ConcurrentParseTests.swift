@@ -3,6 +3,12 @@ import Testing
 
 @testable import TagflowMarkdown
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Proves that parses may run at once: concurrent renders equal a serial render.
 ///
 /// cmark-gfm edits a process-wide table of special characters during each parse; where that
@@ -55,6 +61,95 @@ import Testing
         cmark_syntax_extension_free(memory, own)
 
         #expect(renderer.render(document).html == expected)
+    }
+
+    /// `w` is marked in cmark-gfm's table only while a document that could have a `www.` link
+    /// parses (`WWWMark`): such documents keep their links while others parse beside them
+    /// without the mark, and every document renders in parallel, with the mark or without it,
+    /// as it does alone.
+    @Test func wwwLinksSurviveDocumentsParsingWithoutTheMark() async {
+        let renderer = MarkdownRenderer()
+        let documents = (0..<300).map { index in
+            index % 3 == 0
+                ? "Post \(index): visit www.site\(index).example/page _now_, with words, **well** worded.\n"
+                : "Post \(index): a walk with few *words*, see [the wiki](https://www.example.org/w/\(index)) "
+                    + "and `www.code` and  \nwow.\n"
+        }
+        let alone = documents.map { renderer.render($0).html }
+        for (index, html) in alone.enumerated() where index % 3 == 0 {
+            #expect(html.contains("<a href=\"http://www.site\(index).example/page\">"), "\(html)")
+        }
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var wrong = 0
+                    for round in 0..<4 {
+                        for index in stride(from: (worker + round) % 8, to: documents.count, by: 8)
+                        where renderer.render(documents[index]).html != alone[index] {
+                            wrong += 1
+                        }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0, "\(mismatches) of 1200 concurrent renders differed from rendering alone")
+    }
+
+    /// A program that also parses with cmark-gfm directly, with a core extension alone, keeps its
+    /// `www.` links while Tagflow's parses may unmark `w`: its calls to mark and unmark arrive
+    /// outside a Tagflow parse, and `w` stays marked between them.
+    @Test func aPlainParserBesideTagflowKeepsItsWWWLinks() async {
+        let renderer = MarkdownRenderer()
+        let withoutLinks = "Words, words and a few w's; nothing to link.\n"
+        let link = "<a href=\"http://www.example.org\">"
+        _ = renderer.render(withoutLinks)
+        #expect(Self.renderOutsideTagflow("Visit www.example.org today.\n").contains(link))
+
+        let misses = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<6 {
+                group.addTask {
+                    var missed = 0
+                    for _ in 0..<150 {
+                        if worker % 2 == 0 {
+                            _ = renderer.render(withoutLinks)
+                        } else if !Self.renderOutsideTagflow("Visit www.example.org today.\n").contains(link) {
+                            missed += 1
+                        }
+                    }
+                    return missed
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(misses == 0, "\(misses) of 450 parses outside Tagflow lost their www. link")
+    }
+
+    /// Parses and renders `text` as a program using cmark-gfm by itself would, with the autolink
+    /// extension (which Tagflow's parsers also attach).
+    static func renderOutsideTagflow(_ text: String) -> String {
+        guard let parser = cmark_parser_new(CMARK_OPT_DEFAULT) else { return "cmark-gfm could not allocate" }
+        defer { cmark_parser_free(parser) }
+        cmark_parser_attach_syntax_extension(parser, cmark_find_syntax_extension("autolink"))
+        cmark_parser_feed(parser, text, text.utf8.count)
+        guard let document = cmark_parser_finish(parser) else { return "no document" }
+        defer { cmark_node_free(document) }
+        guard let html = cmark_render_html(document, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions(parser))
+        else { return "no HTML" }
+        defer { free(html) }
+        return String(cString: html)
+    }
+
+    @Test(arguments: [
+        ("www.example.org", true), ("see www.example.org", true), ("(www.x.y)", true), ("*www.x.y*", true),
+        ("a\nwww.x.y", true), ("|www.x.y|", true), ("> www.x.y", true), ("~www.x.y~", true),
+        ("https://www.example.org", false), ("[a](https://www.example.org)", false), ("awww.x.y", false),
+        ("1www.x.y", false), ("no links here", false), ("www", false), ("wwwx.y", false), ("ww.w.x", false),
+        ("", false), ("Zwww.", false),
+    ])
+    func wwwLinksAreLookedForWhereTheExtensionLooks(text: String, mayBeALink: Bool) {
+        #expect(MarkdownRenderer.mayHaveWWWLink(text) == mayBeALink)
     }
 
     @Test func parallelRendersEqualASerialRender() async {

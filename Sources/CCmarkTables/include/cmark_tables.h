@@ -22,6 +22,12 @@
 /// outside that set. A Tagflow parse then writes nothing and only reads the tables, and during its
 /// inline parsing they hold what they held when each parse marked them for itself.
 ///
+/// One mark is the exception: `w`, at which the autolink extension looks for `www.` links. The
+/// inline parser stops at every marked character of every text, and `w` is common, so it is marked
+/// only while a parse runs that may need it: a Tagflow parse whose text may have a `www.` link
+/// (it says so in `cmark_tables_begin_parse`), or any parse that is not Tagflow's (the calls of
+/// one arrive here outside a Tagflow parse). The table is written only while no parse runs.
+///
 /// The cost falls on other users of cmark-gfm in the same process, if any: after the fill, their
 /// parses also see Tagflow's characters marked, and the characters of their own extensions stay
 /// marked once a parse has marked them. A marked character that no attached extension handles only
@@ -36,12 +42,21 @@
 /// libcmark-gfm statically into the program is not supported (the two definitions would clash).
 
 /// Marks the characters of `extensions` (`count` of them, `cmark_syntax_extension *` each) in the
-/// tables, once and for good, and returns whether cmark-gfm's calls reach this target's
+/// tables, once and for good (`w` aside, as above), and returns whether cmark-gfm's calls reach this target's
 /// definition: when true, parsers that attach only these extensions may parse in parallel.
 ///
 /// Call it once, before any document with these extensions is parsed; a second call returns false.
 /// When it returns false, parses must be serialised as before (the library's own function marks
 /// and unmarks each time).
 bool cmark_tables_fill(void *const *extensions, size_t count);
+
+/// Brackets a Tagflow parse (`cmark_parser_feed` and `cmark_parser_finish`) on the calling
+/// thread, with parsers that attach only the filled extensions, once `cmark_tables_fill` has
+/// returned true. `may_have_www_link` says whether the text may have a `www.` link the autolink
+/// extension would find; the same value goes to both calls. `w` is marked for a parse that may,
+/// and may be unmarked for one that may not (its tree is the same: a `w` only splits a run of
+/// text). A call may wait for other parses to end.
+void cmark_tables_begin_parse(bool may_have_www_link);
+void cmark_tables_end_parse(bool may_have_www_link);
 
 #endif
