@@ -67,7 +67,7 @@ static cmark_node *match_nothing(cmark_syntax_extension *extension, cmark_parser
 // The autolink extension marks `w` to look for `www.` links at each one, so every `w` of every
 // text stops the inline parser. `w` is marked only while a parse that may need it runs: one of
 // Tagflow's whose text may have such a link (the caller says), or any parse that is not Tagflow's.
-// The table is written only while no parse runs; all of this state is under `www_mutex`.
+// The table is written only while no parse runs; the shared state below is under `www_mutex`.
 static pthread_mutex_t www_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t www_changed = PTHREAD_COND_INITIALIZER;
 // cmark_tables_fill marks `w` with the autolink extension's characters.
