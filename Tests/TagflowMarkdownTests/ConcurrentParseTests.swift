@@ -64,9 +64,9 @@ import Testing
     }
 
     /// `w` is marked in cmark-gfm's table only while a document that could have a `www.` link
-    /// parses (`WWWMark`): such documents keep their links while others parse beside them
-    /// without the mark, and every document renders in parallel, with the mark or without it,
-    /// as it does alone.
+    /// parses (`cmark_tables_begin_parse`): such documents keep their links while others parse
+    /// beside them without the mark, and every document renders in parallel, with the mark or
+    /// without it, as it does alone.
     @Test func wwwLinksSurviveDocumentsParsingWithoutTheMark() async {
         let renderer = MarkdownRenderer()
         let documents = (0..<300).map { index in

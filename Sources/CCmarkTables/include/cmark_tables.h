@@ -42,8 +42,9 @@
 /// libcmark-gfm statically into the program is not supported (the two definitions would clash).
 
 /// Marks the characters of `extensions` (`count` of them, `cmark_syntax_extension *` each) in the
-/// tables, once and for good (`w` aside, as above), and returns whether cmark-gfm's calls reach this target's
-/// definition: when true, parsers that attach only these extensions may parse in parallel.
+/// tables, once and for good (`w` aside, as above), and returns whether cmark-gfm's calls reach
+/// this target's definition: when true, parsers that attach only these extensions may parse in
+/// parallel.
 ///
 /// Call it once, before any document with these extensions is parsed; a second call returns false.
 /// When it returns false, parses must be serialised as before (the library's own function marks
