@@ -114,6 +114,7 @@ var targets: [Target] = [
     .target(
         name: "TagflowCommands",
         dependencies: [
+            "CTagflowSupport",
             "TagflowCore",
             "TagflowLayout",
             "TagflowMetrics",
@@ -183,6 +184,7 @@ var targets: [Target] = [
     .testTarget(
         name: "TagflowCommandsTests",
         dependencies: [
+            "CTagflowSupport",
             "TagflowCommands",
             "TagflowTesting",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

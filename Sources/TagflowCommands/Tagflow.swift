@@ -1,4 +1,5 @@
 public import ArgumentParser
+internal import CTagflowSupport
 import Foundation
 import TagflowCore
 
@@ -85,6 +86,33 @@ public enum TagflowCLI {
     /// lacks).
     public static func main(_ arguments: [String]) async -> Never {
         exit(await run(arguments))
+    }
+
+    /// Asks glibc's malloc to make each thread's heap 16 MiB larger than its first request.
+    ///
+    /// `M_TOP_PAD` (default 128 KiB), unless the user set that tunable. Call it first thing, on
+    /// the main thread: a heap made before keeps the default.
+    ///
+    /// Each thread's heap otherwise grows by a few pages at a time, with an `mprotect` each: 1 228
+    /// of them in a 1 000-post build, 24 with the pad. Each one changes the heap's mapping while
+    /// the other threads take page faults in it: 0.96 of the build's wall time, on ext4 and into
+    /// tmpfs alike. The pad is address space, not memory: a page counts only once it is touched.
+    /// Only the executable does this; a program using Tagflow's libraries keeps its own malloc
+    /// settings.
+    ///
+    /// - Returns: Whether malloc took the setting (not where it is not glibc's, or the user set it).
+    @discardableResult
+    public static func growHeapsInLargeSteps() -> Bool {
+        guard let pad = heapTopPad(environment: ProcessInfo.processInfo.environment) else { return false }
+        return tagflow_set_heap_top_pad(Int32(pad)) == 0
+    }
+
+    /// The heap pad to ask for, or `nil` when the user chose one (`MALLOC_TOP_PAD_`, or
+    /// `glibc.malloc.top_pad` in `GLIBC_TUNABLES`).
+    static func heapTopPad(environment: [String: String]) -> Int? {
+        if environment["MALLOC_TOP_PAD_"] != nil { return nil }
+        if environment["GLIBC_TUNABLES", default: ""].contains("glibc.malloc.top_pad=") { return nil }
+        return 16 << 20
     }
 
     /// Parses `arguments` (without the program name), runs the command and reports errors.

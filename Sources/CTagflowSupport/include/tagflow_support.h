@@ -35,4 +35,8 @@ int tagflow_start_thread(void (*body)(void *), void *context);
 /// longer name is refused). Returns 0, or an error number.
 int tagflow_name_current_thread(const char *name);
 
+/// Sets how far glibc's malloc grows a heap beyond each request (mallopt M_TOP_PAD). Returns 0,
+/// or -1 where that is not glibc or it refused.
+int tagflow_set_heap_top_pad(int bytes);
+
 #endif
