@@ -30,7 +30,11 @@ step "swift test"
 swift test --skip-build
 
 step "the whole suite under AddressSanitizer"
-ASAN_OPTIONS=detect_leaks=0 swift test --sanitize=address --scratch-path .build-asan
+# All but the test that waits for the kernel to read files ahead (run in the step above): this
+# step comes right after a build of several GB, whose writeback can hold the hinted reads past
+# the test's wait, and the test checks the kernel, not memory safety.
+ASAN_OPTIONS=detect_leaks=0 swift test --sanitize=address --scratch-path .build-asan \
+    --skip filesOutOfMemoryAreReadAheadAndFilesInMemoryAreNot
 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
     swift test --skip-build --sanitize=address --scratch-path .build-asan --filter TagflowMarkdownTests
 
