@@ -24,14 +24,6 @@ int tagflow_is_sanitized(void) {
 #endif
 }
 
-int tagflow_malloc_is_glibcs(void) {
-#if defined(__GLIBC__) && !defined(TAGFLOW_SANITIZED)
-  return 1;
-#else
-  return 0;
-#endif
-}
-
 int tagflow_set_malloc_steps(int top_pad, int mmap_threshold) {
 #if defined(__GLIBC__) && !defined(TAGFLOW_SANITIZED)
   // Setting either turns off glibc's own adjustment of the mmap threshold, so both are set.

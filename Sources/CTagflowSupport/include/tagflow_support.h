@@ -37,11 +37,8 @@ int tagflow_name_current_thread(const char *name);
 
 /// Sets how far glibc's malloc grows a heap beyond each request (mallopt M_TOP_PAD) and the size
 /// from which a block is mapped by itself rather than taken from a heap (M_MMAP_THRESHOLD).
-/// Returns 0, or -1 where that is not glibc or it refused.
+/// Returns 0, or -1 where malloc is not glibc's (elsewhere, or under a sanitizer) or it refused.
 int tagflow_set_malloc_steps(int top_pad, int mmap_threshold);
-
-/// 1 where malloc is glibc's own (Linux, and not a sanitizer's), 0 elsewhere.
-int tagflow_malloc_is_glibcs(void);
 
 /// 1 when this target was compiled with AddressSanitizer, ThreadSanitizer or MemorySanitizer.
 int tagflow_is_sanitized(void);
