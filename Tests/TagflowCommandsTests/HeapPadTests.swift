@@ -15,7 +15,7 @@ import Testing
             (["MALLOC_MMAP_THRESHOLD_": "131072"], false),
         ] as [([String: String], Bool)])
     func theUsersOwnSettingWins(environment: [String: String], isSet: Bool) {
-        let steps = TagflowCLI.mallocSteps(environment: environment)
+        let steps = TagflowCLI.mallocSteps(environment: { environment[$0] })
         #expect((steps != nil) == isSet)
         if let steps {
             #expect(steps.topPad == 64 << 20 && steps.mmapThreshold == 32 << 20)
