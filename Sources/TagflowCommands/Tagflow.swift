@@ -116,10 +116,11 @@ public enum TagflowCLI {
         return tagflow_set_malloc_steps(Int32(steps.topPad), Int32(steps.mmapThreshold)) == 0
     }
 
-    /// The malloc settings to ask for, or `nil` when the user chose either (`MALLOC_TOP_PAD_`,
-    /// `MALLOC_MMAP_THRESHOLD_`, or their names in `GLIBC_TUNABLES`).
+    /// The malloc settings to ask for.
     ///
     /// - Parameter environment: The value of an environment variable, `nil` when it is not set.
+    /// - Returns: The settings, or `nil` when the user chose either (`MALLOC_TOP_PAD_`,
+    ///   `MALLOC_MMAP_THRESHOLD_`, or their names in `GLIBC_TUNABLES`).
     static func mallocSteps(environment: (String) -> String?) -> (topPad: Int, mmapThreshold: Int)? {
         if environment("MALLOC_TOP_PAD_") != nil || environment("MALLOC_MMAP_THRESHOLD_") != nil { return nil }
         let tunables = environment("GLIBC_TUNABLES") ?? ""
