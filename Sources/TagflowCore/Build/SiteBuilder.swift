@@ -450,10 +450,13 @@ public struct SiteBuilder: Sendable {
         let renderStart = ContinuousClock.now
         context.progress?.begin("render")
         let staging = try writer.beginStaging()
-        let renderer = await SiteRenderer(
-            site: site, theme: theme, hooks: context.plugins, tagCountReads: tagCountReads
-        ).prepared(digests: digests)
-        let jobs = renderer.jobs
+        let unprepared = SiteRenderer(site: site, theme: theme, hooks: context.plugins, tagCountReads: tagCountReads)
+        let jobs = unprepared.jobs
+        // The folders are made while the summaries are prepared and the pages rendered.
+        let folders = FolderMaker(
+            folders: jobs.map { OutputWriter.folder(of: Routes.file(for: unprepared.path(of: $0))) },
+            in: staging.descriptor)
+        let renderer = await unprepared.prepared(digests: digests)
         let progress = context.progress
         progress?.setTotal(jobs.count)
         struct Page: Sendable {
@@ -465,14 +468,17 @@ public struct SiteBuilder: Sendable {
             var key: String?
         }
         // Each job also writes its page: see ``ParallelMap/mapWaitingOnFiles(_:threadCount:startThread:_:)``.
-        let pages = await ParallelMap.mapWaitingOnFiles(jobs) { job in
+        let pages = await ParallelMap.mapWaitingOnFiles(Array(jobs.indices)) { index in
             defer { progress?.advance() }
+            let job = jobs[index]
             let (file, diagnostics) = renderer.render(job)
-            let failure = OutputWriter.writeFile(file, into: staging)
+            let failure = OutputWriter.writeFile(file, into: staging, folderIsMade: folders.isMade(index))
+            folders.noteMade(index)
             return Page(
                 path: file.path, bytes: file.byteCount, diagnostics: diagnostics, failure: failure,
                 key: renderer.key(of: job)?.description)
         }
+        folders.finish()
         context.timings.append(("render", (ContinuousClock.now - renderStart).seconds))
         let writeStart = ContinuousClock.now
         context.progress?.begin("write")

@@ -165,11 +165,18 @@ struct OutputWriter: Sendable {
     }
 
     /// Writes one file into a staging folder, making its folders as needed (safe from many tasks).
-    static func writeFile(_ file: OutputFile, into staging: StagingFolder) -> CocoaError? {
+    ///
+    /// - Parameters:
+    ///   - file: The file, at its path in the site.
+    ///   - staging: The staging folder.
+    ///   - folderIsMade: Whether the file's folder is known to exist (``FolderMaker``); it is
+    ///     made all the same when it does not.
+    /// - Returns: The error, naming the whole path, or `nil` when the file is written.
+    static func writeFile(_ file: OutputFile, into staging: StagingFolder, folderIsMade: Bool = false) -> CocoaError? {
         // A page at `…/NAME/index.html` is nearly always the first file of its folder in a new
         // staging folder: its folder is made first, rather than after an `open` that fails (one
         // failed lookup per page, 15 000 in a 10 000-post build).
-        let isFolderIndex = file.path.hasSuffix("/index.html")
+        let isFolderIndex = !folderIsMade && file.path.hasSuffix("/index.html")
         let failure = file.withBytes { bytes in
             writeMakingFolders(file.path, in: staging.descriptor, bytes, folderIsLikelyNew: isFolderIndex)
         }
@@ -242,9 +249,15 @@ struct OutputWriter: Sendable {
         }
     }
 
+    /// The folder of a file of the site (`posts/hello` for `posts/hello/index.html`), `nil` for a
+    /// file at the top.
+    static func folder(of path: String) -> String? {
+        path.lastIndex(of: "/").map { String(path[..<$0]) }
+    }
+
     /// `mkdir -p`, tolerating other tasks making the same folders at the same time; `path` is
     /// relative to the open folder `folder` (as in ``writeMakingFolders(_:in:_:folderIsLikelyNew:)``).
-    private static func makeFolders(_ path: String, in folder: Int32 = AT_FDCWD) {
+    static func makeFolders(_ path: String, in folder: Int32 = AT_FDCWD) {
         if mkdirat(folder, path, 0o755) == 0 || errno == EEXIST { return }
         guard errno == ENOENT, let slash = path.lastIndex(of: "/") else { return }
         makeFolders(String(path[..<slash]), in: folder)

@@ -439,10 +439,26 @@ struct SiteRenderer: Sendable {
             allTags: keys.allTags, homeCloudHTML: homeCloudHTML, cloudHTML: cloudHTML)
     }
 
+    /// The site path of the page a job renders (`/posts/slug/`, `/page/2/`, `/feed.xml`); its file
+    /// is `Routes.file(for:)` of it.
+    func path(of job: Job) -> String {
+        switch job {
+        case .home(let pagination): Pagination.path(of: pagination.page, firstPagePath: Routes.home)
+        case .post(let index): Routes.post(site.posts[index].slug)
+        case .page(let index): Routes.page(site.pages[index].slug)
+        case .tags: Routes.tags
+        case .tag(let index, let pagination):
+            Pagination.path(of: pagination.page, firstPagePath: Routes.tag(site.taxonomy.tags[index].slug))
+        case .notFound: Routes.notFound
+        case .feed: Routes.feed
+        case .sitemap: Routes.sitemap
+        }
+    }
+
     func render(_ job: Job) -> (file: OutputFile, diagnostics: [Diagnostic]) {
         switch job {
         case .home(let pagination):
-            let path = Pagination.path(of: pagination.page, firstPagePath: Routes.home)
+            let path = self.path(of: job)
             var context = base(path: path, title: site.config.title, description: site.config.description)
             context["posts"] = .list(pagination.range.map { .shared(listed($0)) })
             context["pagination"] = .object(paginationContext(pagination, firstPagePath: Routes.home))
@@ -456,7 +472,7 @@ struct SiteRenderer: Sendable {
             return (page(path, "home", context), [])
         case .post(let index):
             let post = site.posts[index]
-            let path = Routes.post(post.slug)
+            let path = self.path(of: job)
             var context = base(path: path, title: post.title, description: post.description)
             var details = summary(of: index, role: .post)
             let (content, diagnostics) = contentHTML(post.body, sourcePath: post.sourcePath)
@@ -473,7 +489,7 @@ struct SiteRenderer: Sendable {
             return (page(path, post.template ?? "post", context), diagnostics)
         case .page(let index):
             let item = site.pages[index]
-            let path = Routes.page(item.slug)
+            let path = self.path(of: job)
             var context = base(path: path, title: item.title, description: item.description)
             let (content, diagnostics) = contentHTML(item.body, sourcePath: item.sourcePath)
             if case .object(var details)? = context["page"] {
@@ -495,7 +511,7 @@ struct SiteRenderer: Sendable {
         case .tag(let index, let pagination):
             let tag = site.taxonomy.tags[index]
             let firstPage = Routes.tag(tag.slug)
-            let path = Pagination.path(of: pagination.page, firstPagePath: firstPage)
+            let path = self.path(of: job)
             var context = base(
                 path: path, title: tag.name, description: "Posts tagged “\(tag.name)” on \(site.config.title)")
             var tagDetails = tagContext(tagLinks[index])
