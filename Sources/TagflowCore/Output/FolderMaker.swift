@@ -2,37 +2,40 @@ internal import CTagflowSupport
 import Foundation
 import Synchronization
 
-/// Makes the folders of a build's pages on a thread of its own, ahead of the threads that render
-/// and write the pages.
+/// Makes the folders of a build's pages on threads of their own, ahead of the threads that
+/// render and write the pages.
 ///
-/// On ext4 a `mkdir` holds its parent folder's lock while it makes a new inode and a directory
-/// block, and a thread that finds the lock taken spins on it. When the page threads made their
-/// own folders, two of them at once in `posts/` or `tags/`, that spinning was 4-5% of the CPU
-/// time of a 1 000-post build on disk (`perf record`). One thread making the folders in turn
-/// never waits for another, and the page threads only create files, each in a folder of its own:
-/// 0.96 of the build's wall time on disk, 0.98 into tmpfs (`scripts/ab.py`).
+/// On ext4 a `mkdir` holds its parent folder's lock while it makes a new inode and allocates a
+/// directory block, and a thread that finds the lock taken spins on it. When the page threads
+/// made their own folders, two of them at once in `posts/` or `tags/`, that spinning was 4-5% of
+/// the CPU time of a 1 000-post build on disk (`perf record`). Now two threads make the folders,
+/// one from each end of the job list, as the page threads take their jobs (``ParallelMap/Cursor``):
+/// one works in `page/` and `posts/`, the other in `tags/`, so they seldom wait for each other,
+/// and the page threads only create files, each in a folder of its own. With one such thread,
+/// 0.950 of the build's wall time on disk and 0.963 into tmpfs (`scripts/ab.py`); it fell behind
+/// the page threads, which then made 6% of the CPU time's `mkdir`s, waiting on it; with two,
+/// 1.6%, and 0.977 of the one thread's wall time on disk.
 ///
-/// The folders are made in the order the page threads take their jobs, from both ends of the
-/// list (``ParallelMap/Cursor``). A page thread that gets to its page before the maker made its
-/// folder makes the folder itself, as before (``OutputWriter/writeFile(_:into:folderIsMade:)``
-/// makes missing folders either way), and notes it (``noteMade(_:)``), so the maker skips it. A
-/// folder the maker could not make is made, or its error reported, by the page's own write.
+/// A page thread that gets to its page before its folder is made makes the folder itself, as
+/// before (``OutputWriter/writeFile(_:into:folderIsMade:)`` makes missing folders either way),
+/// and notes it (``noteMade(_:)``), so that the makers skip it. A folder a maker could not make
+/// is made, or its error reported, by the page's own write.
 final class FolderMaker: @unchecked Sendable {
     // @unchecked: `made` is an array of atomics, allocated in `init` and freed in `deinit`, when
-    // no thread uses it any more (the maker's thread holds the maker until it ends).
+    // no thread uses it any more (each maker thread holds the maker until it ends).
     private let folders: [String?]
     private let made: UnsafeMutablePointer<Atomic<Bool>>
-    private let started = Atomic<Bool>(false)
+    private let threadCount = Atomic<Int>(0)
     private let ended = DispatchSemaphore(value: 0)
 
-    /// Starts making `folders` in `folder` (an open folder's descriptor).
+    /// Starts making `folders` in `folder` (an open folder's descriptor), on two threads.
     ///
     /// - Parameters:
     ///   - folders: Each job's folder, relative to `folder` (`posts/hello`), or `nil` for a page
     ///     at the top (`feed.xml`, `index.html`); in the order of the jobs.
     ///   - folder: The staging folder the pages are written into.
-    ///   - startThread: Starts a thread, or says it could not (tests replace it); without a
-    ///     thread, nothing is made ahead and each page makes its own folder.
+    ///   - startThread: Starts a thread, or says it could not (tests replace it); without
+    ///     threads, nothing is made ahead and each page makes its own folder.
     init(
         folders: [String?], in folder: Int32,
         startThread: (@escaping @Sendable () -> Void) -> Bool = ParallelMap.startThread
@@ -40,13 +43,20 @@ final class FolderMaker: @unchecked Sendable {
         self.folders = folders
         made = .allocate(capacity: max(folders.count, 1))
         for index in folders.indices { (made + index).initialize(to: Atomic(false)) }
-        let didStart = startThread { [self] in
-            // Named for `top -H`, `perf` and debuggers, as the page threads are.
-            _ = tagflow_name_current_thread("tagflow-folders")
-            makeAll(in: folder)
-            ended.signal()
+        let cursor = ParallelMap.Cursor(count: folders.count, workers: 2)
+        var started = 0
+        for fromEnd in [false, true] {
+            let didStart = startThread { [self] in
+                // Named for `top -H`, `perf` and debuggers, as the page threads are.
+                _ = tagflow_name_current_thread("tagflow-folders")
+                while let batch = cursor.claim(fromEnd: fromEnd) {
+                    for index in batch { make(index, in: folder) }
+                }
+                ended.signal()
+            }
+            if didStart { started += 1 }
         }
-        started.store(didStart, ordering: .releasing)
+        threadCount.store(started, ordering: .releasing)
     }
 
     deinit {
@@ -64,33 +74,18 @@ final class FolderMaker: @unchecked Sendable {
         made[index].store(true, ordering: .releasing)
     }
 
-    /// Waits for the maker's thread to end.
+    /// Waits for the makers' threads to end.
     ///
     /// Call it once, when every page is written, before the staging folder is swapped in or
-    /// removed. By then each folder is made or noted, and the maker only goes through the rest of
-    /// its list.
+    /// removed. By then each folder is made or noted, and the makers only go through the rest of
+    /// the list.
     func finish() {
-        if started.load(ordering: .acquiring) { ended.wait() }
+        for _ in 0..<threadCount.load(ordering: .acquiring) { ended.wait() }
     }
 
-    /// Makes each folder in turn, one from the start of the list and one from its end.
-    private func makeAll(in folder: Int32) {
-        var low = 0
-        var high = folders.count - 1
-        var fromEnd = false
-        while low <= high {
-            let index: Int
-            if fromEnd {
-                index = high
-                high -= 1
-            } else {
-                index = low
-                low += 1
-            }
-            fromEnd.toggle()
-            guard let path = folders[index], !made[index].load(ordering: .acquiring) else { continue }
-            OutputWriter.makeFolders(path, in: folder)
-            made[index].store(true, ordering: .releasing)
-        }
+    private func make(_ index: Int, in folder: Int32) {
+        guard let path = folders[index], !made[index].load(ordering: .acquiring) else { return }
+        OutputWriter.makeFolders(path, in: folder)
+        made[index].store(true, ordering: .releasing)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TagflowTesting
 import Testing
 
@@ -43,21 +44,34 @@ import Testing
     @Test func skipsTheFoldersOfPagesWrittenFirst() throws {
         let (staging, done) = try staging()
         defer { done() }
-        nonisolated(unsafe) var body: (@Sendable () -> Void)?
+        nonisolated(unsafe) var bodies: [@Sendable () -> Void] = []
         let maker = FolderMaker(folders: ["posts/a", "posts/b", "posts/c"], in: staging.descriptor) {
-            body = $0
+            bodies.append($0)
             return true
         }
         #expect(!maker.isMade(1))
         maker.noteMade(1)
         #expect(maker.isMade(1))
-        body?()
+        for body in bodies { body() }
         maker.finish()
         #expect(exists("posts/a", in: staging) && exists("posts/c", in: staging))
         #expect(!exists("posts/b", in: staging))
     }
 
-    /// Without a thread (the system refused one) nothing is made ahead, and every page's write
+    /// With one of its two threads refused, the other makes every folder.
+    @Test func oneThreadMakesEveryFolderWhenTheOtherIsRefused() throws {
+        let (staging, done) = try staging()
+        defer { done() }
+        let folders = (0..<200).map { "posts/p\($0)" }
+        let started = Atomic<Int>(0)
+        let maker = FolderMaker(folders: folders, in: staging.descriptor) { body in
+            started.add(1, ordering: .relaxed).oldValue == 0 && ParallelMap.startThread(body)
+        }
+        maker.finish()
+        #expect(folders.allSatisfy { exists($0, in: staging) })
+    }
+
+    /// Without threads (the system refused them) nothing is made ahead, and every page's write
     /// makes its folder, also when told the folder is made and it is not.
     @Test func withoutAThreadEachPageMakesItsFolder() throws {
         let (staging, done) = try staging()
