@@ -157,3 +157,34 @@ size_t tagflow_find_html_special(const void *text, size_t count) {
     return tagflow_find_html_special_portable(text, count);
 #endif
 }
+
+size_t tagflow_find_pair_portable(const void *text, size_t count, unsigned char first, unsigned char second) {
+    const unsigned char *bytes = (const unsigned char *)text;
+    for (size_t index = 0; index + 1 < count; index++) {
+        if (bytes[index] == first && bytes[index + 1] == second)
+            return index;
+    }
+    return count;
+}
+
+size_t tagflow_find_pair(const void *text, size_t count, unsigned char first, unsigned char second) {
+#if defined(__SSE2__)
+    const unsigned char *bytes = (const unsigned char *)text;
+    const __m128i firsts = _mm_set1_epi8((char)first);
+    const __m128i seconds = _mm_set1_epi8((char)second);
+    size_t index = 0;
+    // Each block's pairs start at its 16 bytes; the second bytes are the 16 from one further on.
+    for (; index + 17 <= count; index += 16) {
+        const __m128i here = _mm_loadu_si128((const __m128i *)(bytes + index));
+        const __m128i next = _mm_loadu_si128((const __m128i *)(bytes + index + 1));
+        const unsigned found = (unsigned)_mm_movemask_epi8(
+            _mm_and_si128(_mm_cmpeq_epi8(here, firsts), _mm_cmpeq_epi8(next, seconds)));
+        if (found)
+            return index + (size_t)__builtin_ctz(found);
+    }
+    const size_t rest = tagflow_find_pair_portable(bytes + index, count - index, first, second);
+    return index + rest;
+#else
+    return tagflow_find_pair_portable(text, count, first, second);
+#endif
+}

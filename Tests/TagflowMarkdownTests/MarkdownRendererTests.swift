@@ -118,6 +118,45 @@ import Testing
         }
     }
 
+    /// The pair scan finds the first `first` byte followed by `second` at every position of
+    /// texts of every length up to 70 (four blocks and every tail), with lone halves of the pair
+    /// around it (a `<` not before `h`, an `h` not after `<`), across block boundaries and at the
+    /// very end, as the byte-at-a-time loop does.
+    @Test func findsTheFirstPairAnywhere() {
+        let fillers: [UInt8] = [0x61, 0x3C, 0x00, 0x68, 0x80, 0x3C, 0x3C, 0xE6, 0x20]
+        func first(_ bytes: [UInt8]) -> (vector: Int, portable: Int) {
+            bytes.withUnsafeBytes {
+                (
+                    tagflow_find_pair($0.baseAddress, $0.count, 0x3C, 0x68),
+                    tagflow_find_pair_portable($0.baseAddress, $0.count, 0x3C, 0x68)
+                )
+            }
+        }
+        for length in 0...70 {
+            // No `<h` in the fillers: each `<` is followed by NUL, `<` or 0xE6, and the `h` follows NUL.
+            var bytes = (0..<length).map { fillers[$0 % fillers.count] }
+            #expect(first(bytes) == (length, length), "\(length)")
+            for position in 0..<max(length - 1, 0) {
+                let kept = (bytes[position], bytes[position + 1])
+                (bytes[position], bytes[position + 1]) = (0x3C, 0x68)
+                #expect(first(bytes) == (position, position), "\(length) \(position)")
+                // A second pair later does not hide the first.
+                if position + 5 < length {
+                    let later = (bytes[position + 4], bytes[position + 5])
+                    (bytes[position + 4], bytes[position + 5]) = (0x3C, 0x68)
+                    #expect(first(bytes) == (position, position))
+                    (bytes[position + 4], bytes[position + 5]) = later
+                }
+                (bytes[position], bytes[position + 1]) = kept
+            }
+            // Half a pair at the very end is none.
+            if length > 0 {
+                bytes[length - 1] = 0x3C
+                #expect(first(bytes) == (length, length))
+            }
+        }
+    }
+
     /// Texts of thousands of words: each vector lane counts in a byte, which must not wrap.
     @Test func wordCountsOfLongTextsDoNotWrap() {
         let texts: [[UInt8]] = [

@@ -146,9 +146,13 @@ public struct MarkdownRenderer: Sendable {
             guard let base = bytes.baseAddress, bytes.count >= 4 else { return false }
             var start = base
             let end = base + bytes.count
-            while end - start >= 4, let found = memchr(start, Int32(UInt8(ascii: "w")), end - start - 3) {
-                let w = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
-                if w[1] == UInt8(ascii: "w") && w[2] == UInt8(ascii: "w") && w[3] == UInt8(ascii: ".") {
+            // `ww` rather than `w`: a `w` is every 50 bytes of English, and a scan for it stopped
+            // at each (`tagflow_find_pair` looks at 16 pairs at a time).
+            while end - start >= 4 {
+                let offset = tagflow_find_pair(start, end - start - 2, UInt8(ascii: "w"), UInt8(ascii: "w"))
+                guard offset < end - start - 2 else { break }
+                let w = start + offset
+                if w[2] == UInt8(ascii: "w") && w[3] == UInt8(ascii: ".") {
                     guard w > base else { return true }
                     let before = w[-1]
                     let isLetterOrDigit =
@@ -167,15 +171,8 @@ public struct MarkdownRenderer: Sendable {
     static func mayHaveFootnotes(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            guard var start = bytes.baseAddress, !bytes.isEmpty else { return false }
-            let end = start + bytes.count
-            // memchr finds each `[` at the speed of memory; `[` is rare in prose.
-            while start < end, let found = memchr(start, Int32(UInt8(ascii: "[")), end - start) {
-                let bracket = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
-                if bracket + 1 < end, bracket[1] == UInt8(ascii: "^") { return true }
-                start = bracket + 1
-            }
-            return false
+            guard let base = bytes.baseAddress else { return false }
+            return tagflow_find_pair(base, bytes.count, UInt8(ascii: "["), UInt8(ascii: "^")) < bytes.count
         }
     }
 
@@ -402,10 +399,11 @@ struct TreeRewrite {
         tags.reserveCapacity(headings.count)
         var index = 0
         while index + 3 < bytes.count {
-            guard let found = memchr(start + index, 0x3C, bytes.count - 3 - index) else { break }
-            let at = start.distance(to: UnsafeRawPointer(found))
+            // `<h`, not each `<`: a post's HTML has a tag every 30 bytes or so.
+            let at = index + tagflow_find_pair(start + index, bytes.count - 2 - index, 0x3C, UInt8(ascii: "h"))
+            guard at + 3 < bytes.count else { break }
             let level = bytes[at + 2] &- UInt8(ascii: "0")
-            if bytes[at + 1] == UInt8(ascii: "h"), (1...6).contains(level), bytes[at + 3] == UInt8(ascii: ">") {
+            if (1...6).contains(level), bytes[at + 3] == UInt8(ascii: ">") {
                 guard tags.count < headings.count, headings[tags.count].level == Int(level) else { return nil }
                 tags.append(at + 3)
             }
