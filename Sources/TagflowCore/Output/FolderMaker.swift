@@ -12,9 +12,10 @@ import Synchronization
 /// one from each end of the job list, as the page threads take their jobs (``ParallelMap/Cursor``):
 /// one works in `page/` and `posts/`, the other in `tags/`, so they seldom wait for each other,
 /// and the page threads only create files, each in a folder of its own. With one such thread,
-/// 0.950 of the build's wall time on disk and 0.963 into tmpfs (`scripts/ab.py`); it fell behind
-/// the page threads, which then made 6% of the CPU time's `mkdir`s, waiting on it; with two,
-/// 1.6%, and 0.977 of the one thread's wall time on disk.
+/// 0.950 of the build's wall time on disk and 0.963 into tmpfs (`scripts/ab.py`), but the page
+/// threads caught up with it and made 6% of the CPU time's `mkdir`s themselves, waiting on it;
+/// with two, 1.6%, and 0.977 of the one thread's wall time on disk (20 alternating builds into
+/// new folders).
 ///
 /// A page thread that gets to its page before its folder is made makes the folder itself, as
 /// before (``OutputWriter/writeFile(_:into:folderIsMade:)`` makes missing folders either way),
