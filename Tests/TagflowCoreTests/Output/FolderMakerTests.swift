@@ -5,7 +5,7 @@ import Testing
 
 @testable import TagflowCore
 
-/// The thread that makes a build's page folders ahead of the pages (``FolderMaker``).
+/// The threads that make a build's page folders ahead of the pages (``FolderMaker``).
 @Suite struct FolderMakerTests {
     /// A staging folder of a fresh output, removed by `done`.
     private func staging() throws -> (folder: OutputWriter.StagingFolder, done: () -> Void) {
