@@ -226,16 +226,16 @@ struct OutputWriter: Sendable {
     )
         -> CocoaError?
     {
-        if folderIsLikelyNew, let slash = path.lastIndex(of: "/") {
-            makeFolders(String(path[..<slash]), in: folder)
+        if folderIsLikelyNew, let parent = Self.folder(of: path) {
+            makeFolders(parent, in: folder)
             return writeFile(path, in: folder, bytes)
         }
         // Otherwise the folder most likely exists (the first page of its kind made it); it is
         // made only when a write fails. (A file at the top of `folder` has no folder to make: its
         // failure stands.)
         guard let failure = writeFile(path, in: folder, bytes) else { return nil }
-        guard let slash = path.lastIndex(of: "/") else { return failure }
-        makeFolders(String(path[..<slash]), in: folder)
+        guard let parent = Self.folder(of: path) else { return failure }
+        makeFolders(parent, in: folder)
         return writeFile(path, in: folder, bytes)
     }
 
