@@ -529,11 +529,11 @@ struct SiteRenderer: Sendable {
             return (page(path, "tag", context), [])
         case .notFound:
             let context = base(path: Routes.notFound, title: "Page not found", description: "")
-            return (OutputFile(path: "404.html", text: theme.render(context, with: "404")), [])
+            return (page(Routes.notFound, "404", context), [])
         case .feed:
-            return (OutputFile(path: "feed.xml", text: theme.render(feedContext(), with: "atom")), [])
+            return (page(Routes.feed, "atom", feedContext()), [])
         case .sitemap:
-            return (OutputFile(path: "sitemap.xml", text: theme.render(sitemapContext(), with: "sitemap")), [])
+            return (page(Routes.sitemap, "sitemap", sitemapContext()), [])
         }
     }
 

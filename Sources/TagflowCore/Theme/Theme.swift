@@ -130,14 +130,8 @@ public struct Theme: Sendable {
     /// Whether a template of this name exists.
     public func hasTemplate(_ name: String) -> Bool { origins[name] != nil }
 
-    /// Renders a context with the named template.
-    func render(_ context: TemplateObject, with name: String) -> String {
-        if let program, let text = try? program.render(.object(context), with: name) { return text }
-        return referenceRender(context.any, with: name)
-    }
-
-    /// Renders a context with the named template, as UTF-8 bytes (what ``render(_:with:)``
-    /// returns, without making a `String` of it when the template program renders it).
+    /// Renders a context with the named template, as UTF-8 bytes: with the template program, or
+    /// with swift-mustache when the program declines the context.
     func bytes(rendering context: TemplateObject, with name: String) -> [UInt8] {
         if let program, let bytes = try? program.bytes(rendering: .object(context), with: name) { return bytes }
         return Array(referenceRender(context.any, with: name).utf8)
