@@ -43,8 +43,9 @@ struct BuildCommand: AsyncParsableCommand {
     var report: String?
 
     func validate() throws {
-        if let baseURL, !(baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://") || baseURL.hasPrefix("/")) {
-            throw ValidationError("--base-url must start with http://, https:// or /, not '\(baseURL)'")
+        if let baseURL, !SiteConfig.isValidBaseURL(baseURL) {
+            throw ValidationError(
+                "--base-url must be an http:// or https:// URL, or a path from the root, not '\(baseURL)'")
         }
     }
 

@@ -31,8 +31,9 @@ struct CheckCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if let baseURL, !(baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://") || baseURL.hasPrefix("/")) {
-            throw ValidationError("--base-url must start with http://, https:// or /, not '\(baseURL)'")
+        if let baseURL, !SiteConfig.isValidBaseURL(baseURL) {
+            throw ValidationError(
+                "--base-url must be an http:// or https:// URL, or a path from the root, not '\(baseURL)'")
         }
     }
 

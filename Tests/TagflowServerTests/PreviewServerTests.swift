@@ -246,18 +246,47 @@ import Testing
         }
     }
 
-    @Test func otherMethodsAreNotServed() async throws {
+    @Test func otherMethodsAreNotAllowed() async throws {
         let site = try await ServedSite()
         defer { site.remove() }
         try await site.application().test(.router) { client in
-            let response = try await client.execute(uri: "/index.html", method: .post)
-            #expect(response.status != .ok)
+            for method in [HTTPRequest.Method.post, .put, .delete, .patch] {
+                for uri in ["/index.html", "/no-such-page/", "/__tagflow/events"] {
+                    let response = try await client.execute(uri: uri, method: method)
+                    #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
+                    #expect(response.headers[.allow] == "GET, HEAD")
+                }
+            }
         }
+    }
+
+    @Test func answersOnlyHostsNamingThisServer() async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        try await site.application().test(.router) { client in
+            for host in [
+                "localhost:8000", "127.0.0.1:8000", "[::1]:8000", "LOCALHOST", "blog.localhost:8000", "10.0.0.7",
+            ] {
+                let response = try await client.execute(
+                    uri: "/index.html", method: .get, headers: [try #require(HTTPField.Name("Host")): host])
+                #expect(response.status == .ok, "\(host)")
+            }
+            for host in ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "localhost.evil.example", ""] {
+                let response = try await client.execute(
+                    uri: "/index.html", method: .get, headers: [try #require(HTTPField.Name("Host")): host])
+                #expect(response.status == .forbidden, "\(host)")
+            }
+        }
+        #expect(PreviewMiddleware<BasicRequestContext>.isAllowed(host: "myhost:8000", listeningOn: "myhost"))
+        #expect(!PreviewMiddleware<BasicRequestContext>.isAllowed(host: "myhost:8000", listeningOn: "127.0.0.1"))
     }
 }
 
 /// The same server over a real socket (`.live`), where request targets arrive exactly as sent.
-@Suite struct PreviewServerLiveTests {
+///
+/// Serialized: a raw connection's read blocks a thread of the concurrency pool, and two at once
+/// on two cores would leave none to the server that must answer them.
+@Suite(.serialized) struct PreviewServerLiveTests {
     @Test func servesPagesAndRefusesTraversalOverTheNetwork() async throws {
         let site = try await ServedSite()
         defer { site.remove() }
@@ -271,6 +300,25 @@ import Testing
                 let response = try await client.execute(uri: path, method: .get)
                 #expect(response.status == .badRequest || response.status == .notFound, "\(path): \(response.status)")
                 #expect(!String(buffer: response.body).contains(secret))
+            }
+        }
+    }
+
+    /// DNS rebinding: a request whose Host names another site is refused over a real socket,
+    /// where HTTP/1.1's Host header arrives as the request's authority.
+    @Test func foreignHostsAreRefusedOverTheNetwork() async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        try await site.application().test(.live) { client in
+            let port = try #require(client.port)
+            for (host, status) in [
+                ("evil.example", "403"), ("evil.example:\(port)", "403"), ("localhost:\(port)", "200"),
+            ] {
+                let connection = try RawConnection(port: port)
+                defer { connection.close() }
+                try connection.send("GET / HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+                let head = String(decoding: try connection.readToEnd(), as: UTF8.self).prefix(20)
+                #expect(head.hasPrefix("HTTP/1.1 \(status)"), "\(host): \(head)")
             }
         }
     }

@@ -47,7 +47,6 @@ public actor IncrementalBuilder {
         /// The listing's own diagnostics (link loops, unreadable folders).
         var listingDiagnostics: [Diagnostic]
         /// Warnings about static files that pages replace.
-        var staticWarnings: [Diagnostic]
         var staticPaths: Set<String>
         /// The renderer of the output, whose summaries and tag lists a rebuild reuses. (A rebuild
         /// changes it in place before it renders; after a failed one, `needsAssembly` is set and
@@ -148,7 +147,9 @@ public actor IncrementalBuilder {
         let loader = SiteBuilder.contentLoader(context)
         let listing = loader.listing()
         let files = await ParallelMap.map(listing.files) { path, kind in loader.loadFile(path, kind: kind) }
-        context.staticFiles = SiteBuilder.staticFiles(context)
+        let (published, staticProblems) = SiteBuilder.staticFiles(context)
+        context.staticFiles = published
+        context.diagnostics += staticProblems
         let table = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         timings.append(("content", (ContinuousClock.now - contentStart).seconds))
         let taxonomyStart = ContinuousClock.now
@@ -171,7 +172,7 @@ public actor IncrementalBuilder {
         let pageHTML = pages.keys.filter { $0.hasSuffix(".html") }.count
         state = State(
             context: setup, loader: loader, files: table, listingDiagnostics: listing.diagnostics,
-            staticWarnings: written.staticWarnings, staticPaths: staticPaths, renderer: renderer,
+            staticPaths: staticPaths, renderer: renderer,
             duplicateDiagnostics: duplicateDiagnostics, taxonomyDiagnostics: taxonomyDiagnostics,
             postIndices: Self.postIndices(site), plan: plan, pages: pages,
             otherFiles: (
@@ -368,11 +369,8 @@ public actor IncrementalBuilder {
                 gone = Set(state.pages.keys).subtracting(paths)
                 appeared = paths.subtracting(state.pages.keys)
             }
-            // A page that appears or disappears where a static file lives: which of them wins is
-            // the full build's decision.
-            guard appeared.isDisjoint(with: state.staticPaths), gone.isDisjoint(with: state.staticPaths) else {
-                return nil
-            }
+            // A page that appears where a static file lives is the full build's error to report.
+            guard !OutputCollisions.collide(appeared, withStatic: state.staticPaths) else { return nil }
         }
         if assembled == nil {
             // What assembling the site would have said; a new assembly says it by itself.
@@ -397,7 +395,7 @@ public actor IncrementalBuilder {
         // A page showed a tag's count in a post's tag list for the first time: the keys left the
         // counts out, so pages that were not rendered again may show old counts.
         if renderer.keys?.countsShown == false, renderer.countsShown { return nil }
-        context.diagnostics += rendered.flatMap(\.diagnostics) + state.staticWarnings
+        context.diagnostics += rendered.flatMap(\.diagnostics)
         try context.failIfNeeded()
         let renderSeconds = (ContinuousClock.now - renderStart).seconds
 

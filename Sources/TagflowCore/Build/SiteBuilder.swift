@@ -74,6 +74,9 @@ public struct SiteBuilder: Sendable {
     @discardableResult
     public func build(to output: URL? = nil) async throws(BuildFailure) -> BuildReport {
         let start = ContinuousClock.now
+        // Held until the build returns: the folder and the cache's record of it change together.
+        let lock = try Self.lockOutput(siteRoot: siteRoot, output: output, options: options)
+        defer { withExtendedLifetime(lock) {} }
         let cache = BuildCache(siteRoot: siteRoot)
         var inputs: (all: Digest, frame: Digest)?
         var previous: [String: BuildCache.PageRecord]?
@@ -175,6 +178,17 @@ public struct SiteBuilder: Sendable {
     private struct Finished: Sendable {
         let context: BuildContext
         let written: Written
+    }
+
+    /// Locks the folder a build will write: `output`, or the one `site.yml` names (read here, and
+    /// read again by the build, so that its errors are reported once, by the build).
+    private static func lockOutput(siteRoot: URL, output: URL?, options: BuildOptions) throws(BuildFailure)
+        -> OutputLock?
+    {
+        if let output { return try OutputLock.acquire(for: output) }
+        var early = BuildContext(siteRoot: siteRoot, options: options)
+        do throws(BuildFailure) { try readConfig(&early) } catch { return nil }
+        return try OutputLock.acquire(for: URL(fileURLWithPath: early.config.paths.output, relativeTo: siteRoot))
     }
 
     private func target(_ output: URL?, _ config: SiteConfig) -> URL {
@@ -312,7 +326,9 @@ public struct SiteBuilder: Sendable {
         let files = loaded.files
         loaded.files = []
         ReleaseLater.release(consume files)
-        context.staticFiles = staticFiles(context)
+        let (published, problems) = staticFiles(context)
+        context.staticFiles = published
+        context.diagnostics += problems
         try useContent(&loaded, &context)
     }
 
@@ -389,12 +405,20 @@ public struct SiteBuilder: Sendable {
         return problems
     }
 
-    static func staticFiles(_ context: BuildContext) -> [(source: URL, path: String)] {
+    /// The static folder's files, and what is wrong with its listing (links that lead out of the
+    /// site or into its sources, FIFOs, unreadable folders).
+    static func staticFiles(_ context: BuildContext) -> (
+        files: [(source: URL, path: String)], diagnostics: [Diagnostic]
+    ) {
         let folder = context.config.paths.static
-        let listing = SiteFiles.allFiles(under: folder, in: context.siteRoot)
-        return listing.files.map { path in
+        let paths = context.config.paths
+        let protected = (sourceFolders(context.config).filter { $0 != paths.static } + [paths.output, "site.yml"])
+            .map(SiteConfig.Paths.normalized).filter { !$0.isEmpty }
+        let listing = SiteFiles.allFiles(under: folder, in: context.siteRoot, protected: protected)
+        let files = listing.files.map { path in
             (context.siteRoot.appendingPathComponent(path), String(path.dropFirst(folder.count + 1)))
         }
+        return (files, listing.diagnostics)
     }
 
     /// Sorts the site and builds its taxonomy.
@@ -425,8 +449,6 @@ public struct SiteBuilder: Sendable {
         var pageList: [(path: String, bytes: Int)]
         /// Bytes of each page, by output path (made when asked: only `tagflow serve` asks).
         var pageSizes: [String: Int] { Dictionary(pageList, uniquingKeysWith: { first, _ in first }) }
-        /// Static files that a page replaced.
-        var staticWarnings: [Diagnostic]
         /// Each page's output path, key and size, in the build's order of pages, when the
         /// renderer had keys.
         var pageRecords: [(path: String, record: BuildCache.PageRecord)] = []
@@ -483,13 +505,12 @@ public struct SiteBuilder: Sendable {
         let writeStart = ContinuousClock.now
         context.progress?.begin("write")
         context.diagnostics += pages.flatMap(\.diagnostics)
-        // A static file replaces a theme or plugin asset of the same path, but not a page.
         let staticPaths = Set(context.staticFiles.map(\.path))
-        let pagePaths = staticPaths.isEmpty ? [] : Set(pages.lazy.map(\.path).filter(staticPaths.contains))
-        let staticWarnings = staticPagePathWarnings(staticPaths.intersection(pagePaths), context.config)
-        context.diagnostics += staticWarnings
-        context.staticFiles.removeAll { pagePaths.contains($0.path) }
-        let assets = renderer.assets.filter { !staticPaths.contains($0.path) }
+        let allAssets = renderer.assets
+        context.diagnostics += OutputCollisions.problems(
+            staticPaths: staticPaths, generated: pages.lazy.map(\.path) + allAssets.map(\.path),
+            replaceable: Set(allAssets.map(\.path)), staticFolder: context.config.paths.static)
+        let assets = allAssets.filter { !staticPaths.contains($0.path) }
         var failed = pages.lazy.compactMap { page in page.failure.map { (page.path, $0) } }.first
         for asset in assets {
             if let failure = OutputWriter.writeFile(asset, into: staging) { failed = (asset.path, failure) }
@@ -513,7 +534,6 @@ public struct SiteBuilder: Sendable {
             bytes: pages.reduce(0) { $0 + $1.bytes } + assets.reduce(0) { $0 + $1.byteCount },
             renderer: renderer,
             pageList: pages.map { ($0.path, $0.bytes) },
-            staticWarnings: staticWarnings,
             pageRecords: Self.records(pages.lazy.map { ($0.path, $0.key, $0.bytes) }))
     }
 
@@ -560,8 +580,6 @@ public struct SiteBuilder: Sendable {
         let paths = Set(planned.map(\.path))
         let staticPaths = Set(context.staticFiles.map(\.path))
         let gone = Set(previous.keys).subtracting(paths)
-        guard paths.subtracting(previous.keys).isDisjoint(with: staticPaths), gone.isDisjoint(with: staticPaths)
-        else { return nil }
         let stale = planned.filter { $0.key == nil || previous[$0.path]?.key != $0.key }
         let progress = context.progress
         progress?.setTotal(stale.count)
@@ -570,9 +588,10 @@ public struct SiteBuilder: Sendable {
             return renderer.render(job)
         }
         context.diagnostics += rendered.flatMap(\.diagnostics)
-        let staticWarnings = staticPagePathWarnings(staticPaths.intersection(paths), context.config)
-        context.diagnostics += staticWarnings
-        context.staticFiles.removeAll { paths.contains($0.path) }
+        let assetPaths = Set(renderer.assets.map(\.path))
+        context.diagnostics += OutputCollisions.problems(
+            staticPaths: staticPaths, generated: paths.union(assetPaths), replaceable: assetPaths,
+            staticFolder: context.config.paths.static)
         try context.failIfNeeded()
         // Assets depend only on the frame, but are few: rewrite any that differ.
         let assets = renderer.assets.filter { !staticPaths.contains($0.path) }
@@ -607,19 +626,8 @@ public struct SiteBuilder: Sendable {
             files: planned.count + assets.count,
             bytes: sizes.values.reduce(0, +) + assets.reduce(0) { $0 + $1.byteCount },
             renderer: renderer, pageList: planned.map { ($0.path, sizes[$0.path] ?? 0) },
-            staticWarnings: staticWarnings,
             pageRecords: records(planned.map { ($0.path, $0.key, sizes[$0.path] ?? 0) }),
             rewritten: files.count)
-    }
-
-    static func staticPagePathWarnings(_ paths: Set<String>, _ config: SiteConfig) -> [Diagnostic] {
-        paths.sorted().map { path in
-            Diagnostic(
-                .warning,
-                TagflowError(
-                    location: SourceLocation(path: "\(config.paths.static)/\(path)"), step: "render",
-                    message: "static file has the same path as a generated page; the page is kept"))
-        }
     }
 
     static func render(_ context: inout BuildContext) async throws(BuildFailure) {
@@ -629,12 +637,13 @@ public struct SiteBuilder: Sendable {
         let (files, diagnostics) = await renderer.render(progress: context.progress)
         context.diagnostics += diagnostics
         var rendered = files
-        // A static file replaces a theme or plugin asset of the same path, but not a page.
         let staticPaths = Set(context.staticFiles.map(\.path))
-        let pagePaths = Set(files.filter { !$0.path.hasPrefix("assets/") }.map(\.path))
-        context.diagnostics += staticPagePathWarnings(staticPaths.intersection(pagePaths), context.config)
-        context.staticFiles.removeAll { pagePaths.contains($0.path) }
-        rendered.removeAll { staticPaths.contains($0.path) && !pagePaths.contains($0.path) }
+        let assetPaths = Set(renderer.assets.map(\.path))
+        context.diagnostics += OutputCollisions.problems(
+            staticPaths: staticPaths, generated: files.map(\.path), replaceable: assetPaths,
+            staticFolder: context.config.paths.static)
+        // A static file replaces a theme or plugin asset of the same path.
+        rendered.removeAll { staticPaths.contains($0.path) && assetPaths.contains($0.path) }
         context.files = rendered
         try context.failIfNeeded()
     }

@@ -44,4 +44,9 @@ public struct ChipsConfig: Sendable, Hashable {
 
     /// The default settings.
     public init() {}
+
+    /// How many breakpoints a site may have, and the widths they may take, in px.
+    public static let breakpointLimits = (count: 16, width: 100...4_000)
+    /// How many weight steps a cloud may have.
+    public static let maximumWeightSteps = 8
 }

@@ -46,6 +46,36 @@ public struct SiteConfig: Sendable, Hashable {
         /// Where the site is written when no `--output` is given.
         public var output = "_site"
         public init() {}
+
+        /// Why ``static`` cannot be the folder copied into the output, or `nil`: it must not be
+        /// the site folder, nor hold or sit inside the sources, the templates or the output, or
+        /// `site.yml`, the drafts and the previous build would be published.
+        var staticFolderProblem: String? {
+            let folder = Self.normalized(`static`)
+            if folder.isEmpty {
+                return "'paths.static' cannot be the site folder: it would publish site.yml and the sources"
+            }
+            let content = Self.normalized(content)
+            let protected: [(String, String)] =
+                [
+                    (content.isEmpty ? "posts" : content + "/posts", "the posts"),
+                    (content.isEmpty ? "pages" : content + "/pages", "the pages"),
+                    (Self.normalized(templates), "the templates"), (Self.normalized(output), "the output"),
+                ]
+                + (content.isEmpty ? [] : [(content, "the content")])
+            for (path, what) in protected where !path.isEmpty {
+                if folder == path || folder.hasPrefix(path + "/") || path.hasPrefix(folder + "/") {
+                    return
+                        "'paths.static' ('\(`static`)') overlaps \(what) ('\(path)'): they would be published as files"
+                }
+            }
+            return nil
+        }
+
+        /// A site-relative folder without `./`, empty segments or a trailing slash (`.` is empty).
+        static func normalized(_ path: String) -> String {
+            path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+        }
     }
 
     /// Markdown settings.
@@ -129,13 +159,14 @@ extension SiteConfig {
         }
         var reader = ConfigReader(path: path, lines: lines)
         var config = SiteConfig()
+        var staticEntry: YAMLMapping.Entry?
         reader.read(mapping, prefix: "") { key, entry, reader in
             switch key {
             case "title": reader.string(entry) { config.title = $0 }
             case "description": reader.string(entry) { config.description = $0 }
-            case "base_url": reader.string(entry) { config.baseURL = Self.normalizedBaseURL($0) }
+            case "base_url": reader.baseURL(entry) { config.baseURL = Self.normalizedBaseURL($0) }
             case "baseURL", "baseurl":
-                if mapping["base_url"] == nil { reader.string(entry) { config.baseURL = Self.normalizedBaseURL($0) } }
+                if mapping["base_url"] == nil { reader.baseURL(entry) { config.baseURL = Self.normalizedBaseURL($0) } }
             case "language": reader.string(entry) { config.language = $0 }
             case "author": reader.string(entry) { config.author = $0 }
             case "timezone":
@@ -152,7 +183,9 @@ extension SiteConfig {
             case "feed_entries": reader.positiveInt(entry) { config.feedEntries = $0 }
             case "paths.content": reader.relativePath(entry) { config.paths.content = $0 }
             case "paths.templates": reader.relativePath(entry) { config.paths.templates = $0 }
-            case "paths.static": reader.relativePath(entry) { config.paths.static = $0 }
+            case "paths.static":
+                staticEntry = entry
+                reader.relativePath(entry) { config.paths.static = $0 }
             case "paths.output": reader.string(entry) { config.paths.output = $0 }
             case "markdown.unsafe": reader.bool(entry) { config.markdown.unsafe = $0 }
             case "markdown.smart_punctuation": reader.bool(entry) { config.markdown.smartPunctuation = $0 }
@@ -185,18 +218,24 @@ extension SiteConfig {
                     reader.error(entry, "'related_limit' must be a whole number, 0 or more")
                 }
             case "chips.breakpoints":
-                if case .list(let items) = entry.value, !items.isEmpty,
+                // Each breakpoint adds a set of positions to every chip: a long list multiplies
+                // the site's size for no visible gain.
+                let limits = ChipsConfig.breakpointLimits
+                if case .list(let items) = entry.value, !items.isEmpty, items.count <= limits.count,
                     case let widths = items.compactMap({
-                        if case .int(let w) = $0, w > 0, w <= 10_000 { w } else { nil }
+                        if case .int(let w) = $0, limits.width.contains(w) { w } else { nil }
                     }),
                     widths.count == items.count
                 {
                     config.chips.breakpoints = Array(Set(widths)).sorted()
                 } else {
-                    reader.error(entry, "'breakpoints' must be a list of widths in px, e.g. [320, 480, 640, 800]")
+                    reader.error(
+                        entry,
+                        "'breakpoints' must be a list of 1 to \(limits.count) widths from \(limits.width.lowerBound) to \(limits.width.upperBound) px, e.g. [320, 480, 640, 800]"
+                    )
                 }
             case "chips.weights":
-                if case .list(let items) = entry.value, !items.isEmpty,
+                if case .list(let items) = entry.value, !items.isEmpty, items.count <= ChipsConfig.maximumWeightSteps,
                     case let scales = items.compactMap({ (item: YAMLValue) -> Double? in
                         switch item {
                         case .int(let v) where v > 0: Double(v)
@@ -207,16 +246,39 @@ extension SiteConfig {
                 {
                     config.chips.weights = scales
                 } else {
-                    reader.error(entry, "'weights' must be a list of size multipliers, e.g. [1, 1.15, 1.35, 1.6]")
+                    reader.error(
+                        entry,
+                        "'weights' must be a list of 1 to \(ChipsConfig.maximumWeightSteps) size multipliers, e.g. [1, 1.15, 1.35, 1.6]"
+                    )
                 }
             default: return false
             }
             return true
         }
+        if let staticEntry, let problem = config.paths.staticFolderProblem {
+            reader.error(staticEntry, problem, hint: "keep the files to copy in a folder of their own, such as static/")
+        }
         if reader.diagnostics.contains(where: { $0.severity == .error }) {
             throw BuildFailure(diagnostics: reader.diagnostics.sortedForDisplay())
         }
         return (config, reader.diagnostics)
+    }
+
+    /// Whether a base URL is one a site can be published at.
+    ///
+    /// That is `http://` or `https://` with a host, or a path from the root. Anything else
+    /// (`javascript:…`, `file:`) would end up in every link and feed the site writes.
+    public static func isValidBaseURL(_ url: String) -> Bool {
+        let text = url.trimmingCharacters(in: .whitespaces)
+        guard !text.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" || $0 == "\\" })
+        else { return false }
+        if text.hasPrefix("/") { return !text.hasPrefix("//") }
+        let lower = text.lowercased()
+        for scheme in ["http://", "https://"] where lower.hasPrefix(scheme) {
+            let host = text.dropFirst(scheme.count).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            return !host.isEmpty && !host.hasPrefix(":") && !host.hasPrefix("@")
+        }
+        return false
     }
 
     static func normalizedBaseURL(_ url: String) -> String {
@@ -285,6 +347,17 @@ struct ConfigReader {
             return
         }
         assign(value)
+    }
+
+    mutating func baseURL(_ entry: YAMLMapping.Entry, _ assign: (String) -> Void) {
+        guard let text = string(entry) else { return }
+        guard SiteConfig.isValidBaseURL(text) else {
+            error(
+                entry, "'\(entry.key)' must be an http:// or https:// URL, or a path from the root, not '\(text)'",
+                hint: "for example https://example.org/blog/")
+            return
+        }
+        assign(text)
     }
 
     mutating func positiveInt(_ entry: YAMLMapping.Entry, _ assign: (Int) -> Void) {

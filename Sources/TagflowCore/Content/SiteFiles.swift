@@ -4,8 +4,9 @@ import Foundation
 enum SiteFiles {
     /// Markdown files (`.md`, `.markdown`) under a site-relative folder, sorted by path.
     ///
-    /// The search is recursive. Hidden files and editor backups are skipped; symbolic links are followed, and a link
-    /// back to a folder already visited is reported instead of followed forever.
+    /// The search is recursive. Hidden files and editor backups are skipped; symbolic links are followed within the
+    /// site folder only (one that leads out is an error), and a link back to a folder already visited is reported
+    /// instead of followed forever. FIFOs, sockets and devices are skipped with a warning.
     static func markdownFiles(under folder: String, in root: URL) -> (files: [String], diagnostics: [Diagnostic]) {
         var files: [String] = []
         var diagnostics: [Diagnostic] = []
@@ -32,17 +33,29 @@ enum SiteFiles {
     }
 
     /// Every regular file under a site-relative folder, sorted by path.
-    static func allFiles(under folder: String, in root: URL) -> (files: [String], diagnostics: [Diagnostic]) {
+    ///
+    /// - Parameters:
+    ///   - folder: The site-relative folder.
+    ///   - root: The site folder.
+    ///   - protected: Site-relative paths that no file listed may resolve into or contain
+    ///     (through a symbolic link): the sources, the templates and the output, for the static
+    ///     folder, whose files are published.
+    /// - Returns: The files' site-relative paths, and what is wrong with the listing.
+    static func allFiles(under folder: String, in root: URL, protected: [String] = []) -> (
+        files: [String], diagnostics: [Diagnostic]
+    ) {
         var files: [String] = []
         var diagnostics: [Diagnostic] = []
         var visited = Set<String>()
-        walk(folder, in: root, visited: &visited, diagnostics: &diagnostics, includeHidden: true) { files.append($0) }
+        walk(
+            folder, in: root, visited: &visited, diagnostics: &diagnostics, includeHidden: true, protected: protected
+        ) { files.append($0) }
         return (files.sorted(), diagnostics)
     }
 
     private static func walk(
         _ folder: String, in root: URL, visited: inout Set<String>, diagnostics: inout [Diagnostic],
-        includeHidden: Bool = false, found: (String) -> Void
+        includeHidden: Bool = false, protected: [String] = [], found: (String) -> Void
     ) {
         let url = root.appendingPathComponent(folder)
         let real = url.resolvingSymlinksInPath().path
@@ -76,33 +89,88 @@ enum SiteFiles {
             let name = entry.name
             if isSkipped(name, includeHidden: includeHidden) { continue }
             let relative = folder == "." ? name : "\(folder)/\(name)"
-            var isDirectory = ObjCBool(entry.kind == .folder)
-            // A link (or a file system that does not say) is followed with a `stat`.
-            guard
-                entry.kind != .other
-                    || FileManager.default.fileExists(atPath: folderPath + "/" + name, isDirectory: &isDirectory)
-            else {
+            func skip(_ severity: Diagnostic.Severity, _ message: String, hint: String? = nil) {
                 diagnostics.append(
                     Diagnostic(
-                        .warning,
+                        severity,
                         TagflowError(
-                            location: SourceLocation(path: relative), step: "content",
-                            message: "broken symbolic link; skipping it")))
-                continue
+                            location: SourceLocation(path: relative), step: "content", message: message, hint: hint)))
             }
-            if isDirectory.boolValue {
+            var kind = entry.kind
+            // A link (or a file system that does not say) is looked at more closely: a link is
+            // followed only within the site, and only to a regular file or a folder.
+            if kind == .other {
+                let path = folderPath + "/" + name
+                if Self.isSymbolicLink(path) {
+                    guard let target = Self.realPath(path) else {
+                        skip(.warning, "broken symbolic link; skipping it")
+                        continue
+                    }
+                    let site = Self.realPath(root.path) ?? root.path
+                    guard target == site || target.hasPrefix(site + "/") else {
+                        skip(
+                            .error, "symbolic link to '\(target)', outside the site folder; it is not read",
+                            hint: "copy the file into the site, or link only to files inside it")
+                        continue
+                    }
+                    let inside = target == site ? "" : String(target.dropFirst(site.count + 1))
+                    if let reached = protected.first(where: {
+                        inside.isEmpty || inside == $0 || inside.hasPrefix($0 + "/") || $0.hasPrefix(inside + "/")
+                    }) {
+                        let linked = inside.isEmpty ? "the site folder" : "'\(inside)'"
+                        skip(
+                            .error,
+                            "symbolic link to \(linked), which holds or is part of '\(reached)'; it would be published",
+                            hint: "link only to files meant to be published")
+                        continue
+                    }
+                }
+                kind = Self.kind(ofFileAt: path)
+            }
+            switch kind {
+            case .folder:
                 walk(
                     relative, in: root, visited: &visited, diagnostics: &diagnostics, includeHidden: includeHidden,
-                    found: found)
-            } else {
+                    protected: protected, found: found)
+            case .file:
                 found(relative)
+            case .special:
+                // Reading a FIFO waits for a writer forever; a device or socket is not content.
+                skip(.warning, "not a regular file or folder (a FIFO, socket or device); skipping it")
+            case .other:
+                skip(.warning, "broken symbolic link; skipping it")
             }
+        }
+    }
+
+    private static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// The path with every symbolic link resolved, or `nil` when it does not resolve.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// What a path is once links are followed; `.other` when it cannot be looked at.
+    private static func kind(ofFileAt path: String) -> Entry.Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .other }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .folder
+        default: return .special
         }
     }
 
     /// A name in a folder and what the folder listing says it is.
     struct Entry {
-        enum Kind { case file, folder, other }
+        /// `special` is a FIFO, socket or device; `other` needs a closer look (a link, or a file
+        /// system that does not say).
+        enum Kind { case file, folder, special, other }
         var name: String
         var kind: Kind
     }
@@ -136,6 +204,7 @@ enum SiteFiles {
                 case _ where !isUTF8: .other
                 case Int32(DT_REG): .file
                 case Int32(DT_DIR): .folder
+                case Int32(DT_FIFO), Int32(DT_SOCK), Int32(DT_CHR), Int32(DT_BLK): .special
                 default: .other
                 }
             entries.append(Entry(name: name, kind: kind))

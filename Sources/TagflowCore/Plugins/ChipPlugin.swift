@@ -1,5 +1,6 @@
 public import Foundation
 public import TagflowChips
+import TagflowHTML
 import TagflowLayout
 import TagflowMarkdown
 import TagflowMetrics
@@ -18,7 +19,9 @@ extension Plugin {
         context.stylesheets.append("/assets/chips.css")
         context.tagListRenderer = ChipTagLists(
             renderer: setup.renderer, config: config, tagsURL: context.config.basePath + "/tags/")
-        context.embedRenderers["chips"] = ChipEmbeds(renderer: setup.renderer, basePath: context.config.basePath)
+        context.embedRenderers["chips"] = ChipEmbeds(
+            renderer: setup.renderer, basePath: context.config.basePath,
+            allowsUnsafeURLs: context.config.markdown.unsafe)
     }
 }
 
@@ -64,6 +67,15 @@ public struct ChipSetup: Sendable {
         var fontFace = ""
         if !config.font.isEmpty {
             let url = siteRoot.appendingPathComponent(config.font)
+            // Through a symbolic link the setting could ship any file on the machine.
+            if let real = SiteFiles.realPath(url.path), let site = SiteFiles.realPath(siteRoot.path),
+                !real.hasPrefix(site + "/")
+            {
+                throw TagflowError(
+                    location: SourceLocation(path: config.font), step: "plugins",
+                    message: "chips.font resolves to '\(real)', outside the site folder",
+                    hint: "copy the font into the site")
+            }
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw TagflowError(
                     location: SourceLocation(path: config.font), step: "plugins",
@@ -143,6 +155,8 @@ struct ChipTagLists: TagListRenderer {
 struct ChipEmbeds: EmbedRenderer {
     let renderer: ChipRenderer
     let basePath: String
+    /// `markdown.unsafe`: links are then written as given, as cmark-gfm writes Markdown links.
+    var allowsUnsafeURLs = false
 
     func html(for embed: MarkdownEmbed) throws -> String {
         var chips: [Chip] = []
@@ -156,6 +170,11 @@ struct ChipEmbeds: EmbedRenderer {
                     throw TagflowError(
                         step: "render", message: "chips block: '\(text)' needs a label and a URL around '->'",
                         hint: "write `Label -> /path/` or just `Label`")
+                }
+                guard allowsUnsafeURLs || URLPolicy.isSafe(url) else {
+                    throw TagflowError(
+                        step: "render", message: "chips block: '\(label)' links to '\(url)', which is not allowed",
+                        hint: "javascript:, vbscript:, file: and data: links are refused unless markdown.unsafe is on")
                 }
                 if url.hasPrefix("/") && !url.hasPrefix("//") { url = basePath + url }
                 chips.append(Chip(label: label, url: url))

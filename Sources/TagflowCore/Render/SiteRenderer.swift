@@ -1,4 +1,5 @@
 import Foundation
+import TagflowHTML
 import TagflowMarkdown
 
 /// A file of the built site.
@@ -538,7 +539,10 @@ struct SiteRenderer: Sendable {
     }
 
     private func page(_ path: String, _ template: String, _ context: TemplateObject) -> OutputFile {
-        OutputFile(path: Routes.file(for: path), contents: theme.bytes(rendering: context, with: template))
+        let bytes = theme.bytes(rendering: context, with: template)
+        let file = Routes.file(for: path)
+        // One forbidden character in a title or a post makes a whole feed unreadable.
+        return OutputFile(path: file, contents: file.hasSuffix(".xml") ? XMLCharacters.sanitized(bytes) : bytes)
     }
 
     // MARK: Contexts

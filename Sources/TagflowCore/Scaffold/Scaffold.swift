@@ -24,7 +24,7 @@ public enum Scaffold {
             ("pages/about.md", "---\ntitle: About\n---\n\nWrite something about yourself here.\n"),
             ("static/.gitkeep", ""),
             ("templates/.gitkeep", ""),
-            (".gitignore", "_site/\n.tagflow-cache/\n"),
+            (".gitignore", "_site/\n.tagflow-cache/\n._site.tagflow-lock\n"),
         ]
         for (path, text) in files {
             let url = folder.appendingPathComponent(path)

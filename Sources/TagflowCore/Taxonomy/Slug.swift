@@ -22,7 +22,34 @@ public struct Slug: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// ```
     /// A name with nothing left (only emoji or symbols) gets `u` and the hex code points (`💪` → `u1f4aa`).
     public init(from name: String) {
-        rawValue = Self.asciiSlug(name) ?? Self.unicodeSlug(name)
+        rawValue = Self.fittingFileName(Self.asciiSlug(name) ?? Self.unicodeSlug(name))
+    }
+
+    /// The most bytes of a slug kept as it is.
+    ///
+    /// A slug is a folder name, and file systems refuse a name over 255 bytes: a longer slug
+    /// keeps its first bytes and ends with a hash of the whole.
+    static let maximumByteCount = 200
+
+    /// `slug`, or when it is longer than ``maximumByteCount`` bytes, its first characters (up to
+    /// 183 bytes) and `-` with 16 hex digits of a hash of the whole slug: the same in every build
+    /// and on every machine, and different for slugs that only differ past the cut.
+    static func fittingFileName(_ slug: String) -> String {
+        guard slug.utf8.count > maximumByteCount else { return slug }
+        var kept = ""
+        for character in slug {
+            guard kept.utf8.count + character.utf8.count <= maximumByteCount - 17 else { break }
+            kept.append(character)
+        }
+        while kept.hasSuffix("-") || kept.hasSuffix(".") { kept.removeLast() }
+        // FNV-1a, 64 bits: stable, unlike Swift's seeded Hasher.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in slug.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return kept + "-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// ``init(from:)`` for a name of ASCII characters, by the same rules read from its bytes; `nil`
@@ -160,9 +187,9 @@ public struct Slug: Sendable, Hashable, Comparable, CustomStringConvertible {
         // The usual slug, ASCII letters, digits, '-', '_' and '.', passes every rule below as it
         // is; checking its bytes skips trimming and the Character properties.
         if let first = text.utf8.first, first != UInt8(ascii: "."), text.utf8.allSatisfy(Self.isPlainSlugByte) {
-            return Slug(rawValue: text)
+            return Slug(rawValue: fittingFileName(text))
         }
-        return unicodeValidated(text)
+        return unicodeValidated(text).map { Slug(rawValue: fittingFileName($0.rawValue)) }
     }
 
     /// ``validated(_:)`` for any text.

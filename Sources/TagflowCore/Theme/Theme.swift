@@ -80,6 +80,18 @@ public struct Theme: Sendable {
         var parsed: [String: MustacheTemplate] = [:]
         for name in sources.keys.sorted() {
             guard let source = sources[name] else { continue }
+            if let deep = Self.tooDeepSection(in: source.text) {
+                // swift-mustache parses sections recursively: thousands of levels overflow the stack.
+                diagnostics.append(
+                    Diagnostic(
+                        .error,
+                        TagflowError(
+                            location: SourceLocation(path: source.path, line: deep.line, column: deep.column),
+                            step: "templates",
+                            message: "sections nested more than \(Self.maximumSectionDepth) deep",
+                            hint: "split the template into partials", sourceLine: deep.lineText)))
+                continue
+            }
             do {
                 parsed[name] = try MustacheTemplate(string: Self.escapingPragma + source.text)
             } catch let error as MustacheTemplate.ParserError {
@@ -206,6 +218,36 @@ public struct Theme: Sendable {
         }
         for name in sources.keys.sorted() where state[name] == nil { visit(name, stack: []) }
         return diagnostics
+    }
+
+    /// How deep sections (`{{#…}}`, `{{^…}}`, blocks and parents) may nest in one template.
+    static let maximumSectionDepth = 100
+
+    /// Where a template's sections first nest deeper than ``maximumSectionDepth``, or `nil`.
+    ///
+    /// The line and column (1-based) are the opening tag's. Counting stops at a delimiter change,
+    /// which no template of that depth needs.
+    static func tooDeepSection(in text: String) -> (line: Int, column: Int, lineText: String)? {
+        var depth = 0
+        for (lineIndex, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var rest = line[...]
+            while let open = rest.range(of: "{{") {
+                let sigil = rest[open.upperBound...].first
+                rest = rest[open.upperBound...]
+                switch sigil {
+                case "#", "^", "$", "<":
+                    depth += 1
+                    if depth > maximumSectionDepth {
+                        let column = line.distance(from: line.startIndex, to: open.lowerBound) + 1
+                        return (lineIndex + 1, column, String(line))
+                    }
+                case "/": depth = max(0, depth - 1)
+                case "=": return nil
+                default: break
+                }
+            }
+        }
+        return nil
     }
 
     /// `{{> name}}` / `{{< name}}` tags with their line and column (1-based).

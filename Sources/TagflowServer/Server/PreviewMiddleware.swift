@@ -15,22 +15,36 @@ package struct PreviewMiddleware<Context: RequestContext>: RouterMiddleware {
     package let state: PreviewState
     /// The output folder, for `404.html`.
     package let files: SafeFileSystem
+    /// The address the server listens on (`--host`), which requests may name besides the
+    /// loopback names.
+    package let listeningHost: String
 
     /// Creates the middleware.
-    package init(state: PreviewState, files: SafeFileSystem) {
+    package init(state: PreviewState, files: SafeFileSystem, listeningHost: String = "127.0.0.1") {
         self.state = state
         self.files = files
+        self.listeningHost = listeningHost
     }
 
     /// Handles a request.
     package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        // A page on another origin can reach a local server through a name it makes resolve to
+        // 127.0.0.1 (DNS rebinding); the browser then sends that name as Host.
+        if let host = Self.host(of: request), !Self.isAllowed(host: host, listeningOn: listeningHost) {
+            return Self.text(
+                .forbidden, "Forbidden: this preview answers requests for localhost or \(listeningHost) only.\n")
+        }
+        guard request.method == .get || request.method == .head else {
+            var response = Self.text(.methodNotAllowed, "Method not allowed: the preview serves GET and HEAD.\n")
+            response.headers[.allow] = "GET, HEAD"
+            return response
+        }
         guard let path = RequestPath(raw: request.uri.path) else {
             return Self.text(.badRequest, "Bad request: the path leaves the site.\n")
         }
         if path.decoded.hasPrefix("/__tagflow/") { return try await next(request, context) }
-        guard request.method == .get || request.method == .head else { return try await next(request, context) }
 
         // Conditional requests are answered with ETags only: a page's markup changes with the build state even when
         // its file does not, so modification dates cannot tell. Pages are fetched whole so they can be rewritten.
@@ -61,6 +75,34 @@ package struct PreviewMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         response.headers[.cacheControl] = "no-cache"
         return response
+    }
+
+    /// The `Host` a request names: HTTP/1.1's header becomes the request's authority, and a
+    /// client may still send it as a field.
+    static func host(of request: Request) -> String? {
+        HTTPField.Name("Host").flatMap { request.headers[$0] } ?? request.head.authority
+    }
+
+    /// Whether a `Host` header names this server: an IP address (no name to rebind), `localhost`
+    /// or a name under it, or the host it listens on; any port.
+    static func isAllowed(host header: String, listeningOn listeningHost: String) -> Bool {
+        let value = header.trimmingCharacters(in: .whitespaces).lowercased()
+        let name: Substring
+        if value.hasPrefix("[") {
+            guard let end = value.firstIndex(of: "]") else { return false }
+            name = value[...end]
+        } else {
+            name = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        }
+        guard !name.isEmpty else { return false }
+        if name == "localhost" || name.hasSuffix(".localhost") { return true }
+        let listening = listeningHost.lowercased()
+        if name == listening || name == "[\(listening)]" { return true }
+        if name.hasPrefix("[") {
+            return name.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { part in UInt8(part).map { _ in !part.isEmpty } ?? false }
     }
 
     /// A miss: the site's `404.html`, or a status page while there is no good build yet.

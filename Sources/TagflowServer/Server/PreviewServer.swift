@@ -101,7 +101,7 @@ package struct PreviewServer: Sendable {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
         let requestedPort = configuration.port
         let app = Application(
-            router: Self.makeRouter(state: state, output: output.path),
+            router: Self.makeRouter(state: state, output: output.path, host: configuration.host),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
@@ -136,11 +136,14 @@ package struct PreviewServer: Sendable {
     /// - Parameters:
     ///   - state: The shared server state.
     ///   - output: The output folder to serve.
+    ///   - host: The address the server listens on, which `Host` headers may name.
     /// - Returns: A router for `Application` or for tests.
-    package static func makeRouter(state: PreviewState, output: String) -> Router<BasicRequestContext> {
+    package static func makeRouter(state: PreviewState, output: String, host: String = "127.0.0.1")
+        -> Router<BasicRequestContext>
+    {
         let files = SafeFileSystem(root: output)
         let router = Router()
-        router.add(middleware: PreviewMiddleware(state: state, files: files))
+        router.add(middleware: PreviewMiddleware(state: state, files: files, listeningHost: host))
         router.add(
             middleware: FileMiddleware(fileProvider: files, searchForIndexHtml: true)
                 .withAdditionalMediaTypes(forFileExtensions: mediaTypes))

@@ -150,7 +150,8 @@ import Testing
     }
 
     @Test func theCacheFolderIsNeverPublished() async throws {
-        let fixture = try SiteFixture(Self.site.replacingOccurrences(of: "title: Cached", with: "paths: {static: .}"))
+        // `paths.static: .` is refused; a static folder holding a cache folder of its own is not.
+        let fixture = try SiteFixture(Self.site + "-- static/.tagflow-cache/manifest.json --\n{}\n")
         defer { fixture.remove() }
         _ = try await Self.build(fixture)
         _ = try await Self.build(fixture, BuildOptions(includeDrafts: true, useCache: true))

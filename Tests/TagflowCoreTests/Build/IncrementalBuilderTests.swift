@@ -298,17 +298,31 @@ import Testing
         let moved = blog.output.appendingPathComponent("tags/hashtag-2/index.html")
         #expect(FileManager.default.fileExists(atPath: moved.path))
 
-        // A page that appears or disappears where a static file is: the full build decides, and warns.
-        for (tags, nearStatic) in [
-            (["Swift"], false), (["#hashtag", "C"], false), (["claimed"], true), (["C", "Layout"], true),
-            (["Layout", "#hashtag"], false),
-        ] {
+        // A tag page that would land on a static file is an error, as in a full build, and the
+        // output stays as it was; the next edit builds again.
+        enum Outcome { case inPlace, full, fails }
+        let edits: [([String], Outcome)] = [
+            (["Swift"], .inPlace), (["#hashtag", "C"], .inPlace), (["claimed"], .fails), (["C", "Layout"], .full),
+            (["Layout", "#hashtag"], .inPlace),
+        ]
+        for (tags, outcome) in edits {
             blog.posts["posts/p1.md"]?.tags = tags
             try blog.save("posts/p1.md")
             let inPlaceBefore = await builder.inPlaceRebuildCount
+            let before = folderContents(blog.output)
+            if outcome == .fails {
+                let result = await builder.build(changedPaths: ["posts/p1.md"])
+                let failure = try #require(result.failure, "\(tags)")
+                #expect(
+                    failure.description.contains(
+                        "static/tags/claimed/index.html: error: static file has the same path as the generated page 'tags/claimed/index.html'"
+                    ), "\(failure.description)")
+                #expect(folderContents(blog.output) == before, "a failed rebuild leaves the output as it was")
+                continue
+            }
             let report = try await Self.rebuilt(builder, ["posts/p1.md"])
-            #expect((report.rewrittenFileCount == nil) == nearStatic, "\(tags)")
-            #expect(await builder.inPlaceRebuildCount == inPlaceBefore + (nearStatic ? 0 : 1), "\(tags)")
+            #expect((report.rewrittenFileCount == nil) == (outcome == .full), "\(tags)")
+            #expect(await builder.inPlaceRebuildCount == inPlaceBefore + (outcome == .inPlace ? 1 : 0), "\(tags)")
             #expect(folderContents(blog.output) == (try await blog.fullBuild()), "\(tags)")
             #expect(report.warnings.map(\.description) == blog.fullBuildWarnings, "\(tags)")
             // "hashtag" takes /tags/hashtag/ while "#hashtag" is gone.
@@ -400,17 +414,20 @@ import Testing
         #expect(folderContents(blog.output) == (try await blog.fullBuild()))
     }
 
-    @Test func aPostThatWouldReplaceAStaticFileTakesAFullBuild() async throws {
+    @Test func aPostThatWouldReplaceAStaticFileFailsAsAFullBuildDoes() async throws {
         let blog = try Blog()
         try blog.write("static/posts/claimed/index.html", "static\n")
         let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
         _ = try await Self.rebuilt(builder, nil)
+        let before = folderContents(blog.output)
         blog.posts["posts/p3.md"]?.slug = "claimed"
         try blog.save("posts/p3.md")
-        let report = try await Self.rebuilt(builder, ["posts/p3.md"])
-        #expect(report.rewrittenFileCount == nil)
-        #expect(report.warnings.contains { $0.error.message.contains("same path as a generated page") })
-        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+        let failure = try #require(await builder.build(changedPaths: ["posts/p3.md"]).failure)
+        #expect(
+            failure.description.contains(
+                "static file has the same path as the generated page 'posts/claimed/index.html'"))
+        #expect(folderContents(blog.output) == before)
+        await #expect(throws: BuildFailure.self) { try await blog.fullBuild() }
     }
 
     @Test func everyJobKnowsTheFileItWrites() async throws {

@@ -48,7 +48,7 @@ import Testing
 
         var actual = ""
         do {
-            let report = try await SiteBuilder(siteRoot: site).build(to: output)
+            let report = try await SiteBuilder(siteRoot: site, plugins: [.chips]).build(to: output)
             actual =
                 report.warnings.isEmpty
                 ? "built without errors\n"
