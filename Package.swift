@@ -17,6 +17,7 @@ var products: [Product] = [
     .library(name: "TagflowLayout", targets: ["TagflowLayout"]),
     .library(name: "TagflowMetrics", targets: ["TagflowMetrics"]),
     .library(name: "TagflowChips", targets: ["TagflowChips"]),
+    .library(name: "TagflowEnhance", targets: ["TagflowEnhance"]),
     .executable(name: "tagflow", targets: ["tagflow"]),
     .library(name: "TagflowMarkdown", targets: ["TagflowMarkdown"]),
     .library(name: "TagflowCore", targets: ["TagflowCore"]),
@@ -66,6 +67,11 @@ var targets: [Target] = [
         name: "TagflowChips", dependencies: ["TagflowLayout", "TagflowMetrics", "TagflowHTML"],
         swiftSettings: swiftSettings),
     .testTarget(name: "TagflowChipsTests", dependencies: ["TagflowChips"], swiftSettings: swiftSettings),
+    // Chip blocks in any generator's built HTML: an HTML scanner that replaces elements byte for
+    // byte, CSS-like selectors, presets for popular themes (`tagflow enhance`).
+    .target(name: "TagflowEnhance", dependencies: ["TagflowChips", "TagflowHTML"], swiftSettings: swiftSettings),
+    .testTarget(
+        name: "TagflowEnhanceTests", dependencies: ["TagflowEnhance", "TagflowChips"], swiftSettings: swiftSettings),
     .systemLibrary(
         name: "CCmarkGFM",
         pkgConfig: "libcmark-gfm",
@@ -120,6 +126,7 @@ var targets: [Target] = [
             "TagflowMetrics",
             "TagflowServer",
             "TagflowChips",
+            "TagflowEnhance",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ],

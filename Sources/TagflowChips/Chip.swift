@@ -10,14 +10,44 @@ public struct Chip: Sendable, Hashable {
     public var weight: Int
     /// Marks the chip of the page being shown (`aria-current="page"`).
     public var isCurrent: Bool
+    /// More attributes for the chip's link (`rel`, `title`, `class`…), written after `href` in
+    /// this order; a chip made from another generator's markup keeps its link's attributes.
+    public var linkAttributes: [Attribute]
+
+    /// An attribute of a chip's link.
+    public struct Attribute: Sendable, Hashable {
+        /// The attribute's name: ASCII letters, digits, `-`, `_` and `:` (others are not written).
+        public var name: String
+        /// The value, escaped when written.
+        public var value: String
+
+        /// Creates an attribute.
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+
+        /// Whether the name can be written as it is.
+        var hasSafeName: Bool {
+            !name.isEmpty
+                && name.utf8.allSatisfy { byte in
+                    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+                        || byte == 0x2D || byte == 0x5F || byte == 0x3A
+                } && name.lowercased() != "href" && !name.lowercased().hasPrefix("on") && name.lowercased() != "style"
+        }
+    }
 
     /// Creates a chip.
-    public init(label: String, url: String? = nil, count: Int? = nil, weight: Int = 0, isCurrent: Bool = false) {
+    public init(
+        label: String, url: String? = nil, count: Int? = nil, weight: Int = 0, isCurrent: Bool = false,
+        linkAttributes: [Attribute] = []
+    ) {
         self.label = label
         self.url = url
         self.count = count
         self.weight = weight
         self.isCurrent = isCurrent
+        self.linkAttributes = linkAttributes
     }
 
     /// Weights on a log scale: the most used of `counts` gets `steps - 1`, a count of 1 gets 0.

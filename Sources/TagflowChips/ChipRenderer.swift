@@ -162,6 +162,13 @@ public struct ChipRenderer: Sendable {
                 out.appendEscaped(url)
                 out += "\""
                 if chip.isCurrent { out += #" aria-current="page""# }
+                for attribute in chip.linkAttributes where attribute.hasSafeName {
+                    out += " "
+                    out.append(attribute.name)
+                    out += "=\""
+                    out.appendEscaped(attribute.value)
+                    out += "\""
+                }
                 out += ">"
                 out.appendText(of: chip)
                 out += "</a>"

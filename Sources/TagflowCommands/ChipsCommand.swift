@@ -28,6 +28,12 @@ struct ChipsCommand: AsyncParsableCommand {
     @Argument(help: "The chips' labels; read JSON from standard input when there are none.")
     var labels: [String] = []
 
+    @Flag(
+        help:
+            "Serve requests as JSON lines on standard input and output until it ends (for plugins of other generators)."
+    )
+    var serve = false
+
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case html, css, both, json
     }
@@ -39,11 +45,15 @@ struct ChipsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = try readConfig()
+        let settings = try Self.readConfig(config)
         let setup = try ChipSetup(
             config: settings,
             siteRoot: config.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? URL(fileURLWithPath: "."),
             basePath: "")
+        if serve {
+            ChipServer(setup: setup).serve()
+            return
+        }
         // The stylesheet alone needs no chips: don't wait for (or insist on) standard input.
         if format == .css {
             print(setup.stylesheet, terminator: "")
@@ -82,7 +92,7 @@ struct ChipsCommand: AsyncParsableCommand {
         }
     }
 
-    func readConfig() throws -> ChipsConfig {
+    static func readConfig(_ config: String?) throws -> ChipsConfig {
         guard let config else { return ChipsConfig() }
         guard let data = FileManager.default.contents(atPath: config), var text = String(data: data, encoding: .utf8)
         else {
