@@ -142,7 +142,7 @@ public struct SiteEnhancer: Sendable {
             buffer.baseAddress.map { mkstemp($0) } ?? -1
         }
         guard descriptor >= 0 else { return "cannot write beside the file: \(String(cString: strerror(errno)))" }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var mode: mode_t = 0o644
         var info = stat()
         if stat(url.path, &info) == 0 { mode = info.st_mode & 0o7777 }

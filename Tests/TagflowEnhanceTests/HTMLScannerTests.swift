@@ -3,15 +3,85 @@ import Testing
 @testable import TagflowEnhance
 
 @Suite struct HTMLScannerTests {
-    @Test func tokensCoverEveryByte() {
-        let html = "<!doctype html><p class=a>x<!-- <ul> --></p><script>if (a<b) '<ul>'</script>"
+    static func tokens(_ html: String) -> [HTMLToken] { HTMLScanner.tokens(of: Array(html.utf8)) }
+
+    @Test func tokensCoverEveryByteInOrder() {
+        let html = "<!doctype html><p class=a>x<!-- <ul> --></p><script>if (a<b) '<ul>'</script><![CDATA[<x>]]><?pi?>"
         let bytes = Array(html.utf8)
-        let tokens = HTMLScanner.tokens(of: bytes)
         var position = 0
-        for token in tokens {
+        for token in HTMLScanner.tokens(of: bytes) {
             #expect(token.range.lowerBound == position)
             position = token.range.upperBound
         }
         #expect(position == bytes.count)
+    }
+
+    @Test func markupInCommentsScriptsStylesAndCDATAIsNotTags() {
+        let html = """
+            <!-- <ul data-tagflow><li>a</li></ul> --><script>let s = "<ul data-tagflow>";</script>\
+            <style>ul[data-tagflow]::after{content:"</ul>"}</style><textarea><b>x</b></textarea><![CDATA[<ul>]]>
+            """
+        let tags = Self.tokens(html).filter { $0.kind == .startTag }.map(\.name)
+        #expect(tags == ["script", "style", "textarea"])
+    }
+
+    @Test func scriptEndsOnlyAtItsOwnEndTag() {
+        let tokens = Self.tokens("<script>a = '</scripts>'; b = '</script >'</script><p>")
+        #expect(
+            tokens.map(\.kind) == [.startTag, .text, .endTag, .text, .endTag, .startTag] || tokens.last?.name == "p")
+        #expect(tokens.filter { $0.kind == .startTag }.map(\.name) == ["script", "p"])
+    }
+
+    @Test func attributesWithQuotedGreaterThanAndCharacterReferences() throws {
+        let tokens = Self.tokens(#"<A HREF="/tags/c&#43;&#43;/" title='a > b' data-x=plain DISABLED>C&amp;&#x2B;</A>"#)
+        let start = try #require(tokens.first)
+        #expect(start.kind == .startTag && start.name == "a")
+        #expect(start.attribute("href") == "/tags/c++/")
+        #expect(start.attribute("title") == "a > b")
+        #expect(start.attribute("data-x") == "plain")
+        #expect(start.attribute("disabled") == "")
+        #expect(tokens.last?.kind == .endTag && tokens.last?.name == "a")
+    }
+
+    @Test func characterReferencesDecode() {
+        #expect(
+            CharacterReferences.decoded(Array("a &amp; b &lt;&#65;&#x42;&nbsp;&unknown; &".utf8)[...])
+                == "a & b <AB\u{A0}&unknown; &")
+        #expect(CharacterReferences.decoded(Array("&#0;&#xD800;&#x110000;".utf8)[...]) == "\u{FFFD}\u{FFFD}\u{FFFD}")
+    }
+}
+
+@Suite struct SelectorTests {
+    static func element(_ html: String) -> ElementInfo {
+        ElementInfo(HTMLScanner.tokens(of: Array(html.utf8))[0])
+    }
+
+    @Test func compoundSelectors() throws {
+        let ul = Self.element(#"<ul class="post-tags big" id="t" data-kind="tags" hidden>"#)
+        for text in [
+            "ul", "*", ".post-tags", "ul.post-tags.big", "#t", "[data-kind]", "[data-kind=tags]", "[class~=big]",
+            "[data-kind*=ag]", "[data-kind^=ta]", "[data-kind$=gs]", "UL.post-tags", "ul, p",
+        ] {
+            #expect(try Selector(text).matches(ul, ancestors: []), "\(text)")
+        }
+        for text in ["ol", ".tags", "#x", "[data-other]", "[data-kind=tag]", "[class~=bi]", "p, ol"] {
+            #expect(try !Selector(text).matches(ul, ancestors: []), "\(text)")
+        }
+    }
+
+    @Test func descendantAndChildCombinators() throws {
+        let footer = Self.element(#"<footer class="post-info">"#)
+        let div = Self.element("<div>")
+        let p = Self.element("<p>")
+        #expect(try Selector("footer.post-info p").matches(p, ancestors: [footer, div]))
+        #expect(try Selector("footer > div > p").matches(p, ancestors: [footer, div]))
+        #expect(try !Selector("footer > p").matches(p, ancestors: [footer, div]))
+        #expect(try !Selector("article p").matches(p, ancestors: [footer, div]))
+    }
+
+    @Test func syntaxOutsideTheSubsetIsAnError() {
+        for text in ["", "ul:hover", "a + b", "a ~ b", "[x", "ul >", "> ul", ".", "#", "[=a]", "[a|=b]"] {
+            #expect(throws: Selector.ParseError.self, "\(text)") { try Selector(text) }
+        }
     }
 }
