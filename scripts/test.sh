@@ -11,7 +11,10 @@
 #      library products alone, Examples/BlogPackage built through the SwiftPM plugin and a copied
 #      binary run elsewhere (scripts/test-examples.sh), and the GitHub Pages workflow checked
 #      against the CLI,
-#   7. the browser suites against headless Chromium (skipped, and said so, when it is missing).
+#   7. the adapters for other generators against the real Jekyll, MkDocs and Pelican (installed by
+#      scripts/install-hosts.sh; skipped, and said so, where missing),
+#   8. the browser suites against headless Chromium (skipped, and said so, when it is missing),
+#      the integrations suite among them: sites built by the real hosts, then `tagflow enhance`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -70,8 +73,13 @@ TAGFLOW="$PWD/.build/debug/tagflow" scripts/test-examples.sh
 step "publish workflow"
 python3 Tests/Docs/publish_workflow_check.py
 
-step "browser suites"
 export TAGFLOW="$PWD/.build/debug/tagflow"
+step "the adapters for other generators (Jekyll; Python-Markdown, MkDocs, Pelican), with the real hosts"
+# Each skips, and says so, where its host is missing; with CI set a missing host fails.
+ruby Integrations/jekyll/test/test_tagflow.rb
+python3 scripts/run-unittests.py Integrations/python/tests
+
+step "browser suites"
 for suite in Tests/Browser/*_conformance.py Tests/Browser/*_accuracy.py Tests/Browser/*_browser.py; do
     [ -e "$suite" ] || continue
     echo "-- $suite"

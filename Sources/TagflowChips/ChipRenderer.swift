@@ -211,30 +211,46 @@ public struct ChipRenderer: Sendable {
     }
 
     /// The stylesheet every page with chip blocks links once.
+    ///
+    /// What the layout depends on (box sizes, fonts, spacing, positions) is `!important`: a block
+    /// may sit in another generator's theme, whose rules for `ul`, `li` and link classes
+    /// (`.md-typeset ul li`, `.md-tag`) are more specific and would move or resize the chips away
+    /// from the positions computed for them. Colours stay ordinary, for themes to change.
     public func stylesheet(fontFace: String = "") -> String {
         let s = style
+        let sized =
+            "box-sizing:border-box!important;min-width:0!important;max-width:none!important;float:none!important"
         var css = "/* Tagflow chips: positions are computed at build time; no script places a chip. */\n"
         css += fontFace
-        css += ".tf-flow{container-type:inline-size;margin:.5rem 0}\n"
-        css += ".tf-chips{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;align-items:\(cssAlign);"
-        css += "gap:\(px(s.rowGap)) \(px(s.columnGap));justify-content:\(cssJustify)}\n"
-        css += ".tf-chips>li{flex:none;box-sizing:border-box;margin:0;padding:0;height:\(px(s.height(scale: 1)));"
-        css += "font:\(px(s.fontSize))/\(px(s.lineHeight)) \(s.fontFamily);letter-spacing:0;word-spacing:0;"
-        css += "font-kerning:normal;font-variant-ligatures:normal;text-transform:none}\n"
+        css += ".tf-flow{container-type:inline-size!important;margin:.5rem 0}\n"
+        css += ".tf-chips{list-style:none!important;margin:0!important;padding:0!important;display:flex!important;"
+        css += "flex-wrap:wrap!important;align-items:\(cssAlign)!important;"
+        css += "gap:\(px(s.rowGap)) \(px(s.columnGap))!important;justify-content:\(cssJustify)!important}\n"
+        css += ".tf-chips>li{flex:none!important;\(sized);margin:0!important;padding:0!important;"
+        css += "height:\(px(s.height(scale: 1)))!important;list-style:none!important;"
+        css += "font:\(px(s.fontSize))/\(px(s.lineHeight)) \(s.fontFamily)!important;letter-spacing:0!important;"
+        css += "word-spacing:0!important;font-kerning:normal!important;font-variant-ligatures:normal!important;"
+        css += "text-transform:none!important}\n"
+        css += ".tf-chips>li::before,.tf-chips>li::after{content:none!important}\n"
         for (index, scale) in s.weightScale.enumerated() where index > 0 {
-            css += ".tf-chips>li.tf-w\(index){height:\(px(s.height(scale: scale)));"
-            css += "font-size:\(px(s.fontSize * scale));line-height:\(px((s.lineHeight * scale).rounded()))}\n"
+            css += ".tf-chips>li.tf-w\(index){height:\(px(s.height(scale: scale)))!important;"
+            css += "font-size:\(px(s.fontSize * scale))!important;"
+            css += "line-height:\(px((s.lineHeight * scale).rounded()))!important}\n"
         }
-        css += ".tf-chips>li>a,.tf-chips>li>span{display:block;box-sizing:border-box;width:100%;height:100%;"
-        css += "padding:\(px(s.paddingY)) \(px(s.paddingX));border:\(px(s.border)) solid \(s.colors.borderColor);"
+        css += ".tf-chips>li>a,.tf-chips>li>span{display:block!important;\(sized);position:static!important;"
+        css += "width:100%!important;height:100%!important;margin:0!important;"
+        css += "padding:\(px(s.paddingY)) \(px(s.paddingX))!important;"
+        css += "border:\(px(s.border)) solid \(s.colors.borderColor);border-width:\(px(s.border))!important;"
+        css += "border-style:solid!important;font:inherit!important;letter-spacing:inherit!important;"
+        css += "text-transform:inherit!important;"
         css += "border-radius:\(px(s.radius));background:\(s.colors.background);color:\(s.colors.text);"
-        css += "text-align:center;white-space:nowrap;text-decoration:none;overflow:visible}\n"
+        css += "text-align:center!important;white-space:nowrap!important;text-decoration:none;overflow:visible}\n"
         css += ".tf-chips>li>a:hover{text-decoration:underline}\n"
         css += ".tf-chips>li>a:focus-visible{outline:3px solid \(s.colors.text);outline-offset:2px}\n"
         css +=
-            ".tf-chips>li>a[aria-current]{font-weight:inherit;border-color:\(s.colors.text);box-shadow:inset 0 0 0 1px \(s.colors.text)}\n"
+            ".tf-chips>li>a[aria-current]{border-color:\(s.colors.text);box-shadow:inset 0 0 0 1px \(s.colors.text)}\n"
         css += ".tf-chips .tf-n{opacity:\(s.countOpacity)}\n"
-        css += ".tf-chips>li.tf-more{display:none}\n"
+        css += ".tf-chips>li.tf-more{display:none!important}\n"
         css +=
             "@media (prefers-color-scheme:dark){.tf-chips>li>a,.tf-chips>li>span{border-color:\(s.colors.darkBorderColor);"
         css += "background:\(s.colors.darkBackground);color:\(s.colors.darkText)}"
@@ -248,10 +264,13 @@ public struct ChipRenderer: Sendable {
             case .end: offset = " + (100% - \(breakpoint)px)"
             default: offset = ""
             }
-            css += "@container (min-width:\(breakpoint)px){.tf-chips{display:block;position:relative;"
-            css += "height:calc(var(--h\(index)) * 1px)}.tf-chips>li,.tf-chips>li.tf-more{position:absolute;"
-            css += "left:calc(var(--x\(index),0) * 1px\(offset));top:calc(var(--y\(index),0) * 1px);"
-            css += "display:var(--d\(index),block)}}\n"
+            css +=
+                "@container (min-width:\(breakpoint)px){.tf-chips{display:block!important;position:relative!important;"
+            css +=
+                "height:calc(var(--h\(index)) * 1px)!important}.tf-chips>li,.tf-chips>li.tf-more{position:absolute!important;"
+            css +=
+                "left:calc(var(--x\(index),0) * 1px\(offset))!important;top:calc(var(--y\(index),0) * 1px)!important;"
+            css += "display:var(--d\(index),block)!important}}\n"
         }
         return css
     }

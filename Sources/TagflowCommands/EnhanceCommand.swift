@@ -28,8 +28,7 @@ struct EnhanceCommand: ParsableCommand {
     @Option(name: .customLong("selector"), help: "A CSS selector of tag lists, e.g. 'ul.post-tags' (repeatable).")
     var selectors: [String] = []
 
-    @Option(
-        help: "Lay the lists found by --selector out as a weighted cloud, sized by their counts.")
+    @Flag(help: "Lay the lists found by --selector out as a weighted cloud, sized by their counts.")
     var weighted = false
 
     @Option(help: "A YAML file with chip settings (the `chips:` keys of site.yml).", completion: .file())

@@ -42,6 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        Self.raiseOpenFileLimit()
         let siteURL = URL(fileURLWithPath: site)
         let open = self.open
         let timings = self.timings
@@ -142,3 +143,21 @@ private final class ListeningURL: Sendable {
     func set(_ url: URL) { storage.withLock { $0 = url } }
     func get() -> URL? { storage.withLock { $0 } }
 }
+
+extension ServeCommand {
+    /// Raises the soft limit on open files to the hard one, as Go and many servers do: each open
+    /// page holds a live-reload connection, and the default soft limit (often 1 024, sometimes
+    /// 256) is reached by a browser session with many tabs long before the machine's limit.
+    static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(RLIMIT_NOFILE_VALUE, &limit)
+    }
+}
+
+#if canImport(Glibc)
+    private let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+#else
+    private let RLIMIT_NOFILE_VALUE = RLIMIT_NOFILE
+#endif

@@ -25,6 +25,8 @@ public struct ListRule: Sendable, Hashable {
 public enum ListPresets {
     /// The presets by name.
     public static let all: [String: [ListRule]] = {
+        // A link to a tag page: `/tag/swift/`, `tag/swift.html`, `/tags/#swift`; not `author/tagflow.html`.
+        let tagLink = #"a[href*="tag/"], a[href*="tags/"], a[href*="tag#"], a[href*="tags#"]"#
         func rule(_ list: String, items: String? = nil, weighted: Bool = false, _ name: String) -> ListRule {
             // The presets are written here and tested; a typo is a programming error.
             guard let selector = try? Selector(list), let filter = items.map({ try? Selector($0) }) ?? .some(nil)
@@ -41,16 +43,16 @@ public enum ListPresets {
             "mkdocs-material": [rule("nav.md-tags", items: ".md-tag", "mkdocs-material")],
             // Minimal Mistakes, Chirpy and themes that print `page.tags` as a line or a cloud.
             "jekyll": [
-                rule(".post-tags", items: "a[href*=tag]", "jekyll"), rule("ul.tag-cloud", weighted: true, "jekyll"),
-                rule(".page__taxonomy", items: "a[href*=tag]", "jekyll"),
-                rule("ul.taxonomy__index", items: "a[href*=tag]", weighted: true, "jekyll"),
+                rule(".post-tags", items: tagLink, "jekyll"), rule("ul.tag-cloud", weighted: true, "jekyll"),
+                rule(".page__taxonomy", items: tagLink, "jekyll"),
+                rule("ul.taxonomy__index", items: tagLink, weighted: true, "jekyll"),
             ],
             // notmyidea (the default) and simple: unclassed lines and lists whose links go to tag pages.
             "pelican": [
-                rule("footer.post-info p", items: "a[href*=tag]", "pelican"),
-                rule("[id=content] ul", items: "a[href*=tag]", weighted: true, "pelican"),
-                rule("article footer p", items: "a[href*=tag]", "pelican"),
-                rule("main ul", items: "a[href*=tag]", weighted: true, "pelican"),
+                rule("footer.post-info p", items: tagLink, "pelican"),
+                rule("[id=content] ul", items: tagLink, weighted: true, "pelican"),
+                rule("article footer p", items: tagLink, "pelican"),
+                rule("main ul", items: tagLink, weighted: true, "pelican"),
             ],
         ]
     }()

@@ -8,15 +8,21 @@ public enum URLPolicy {
     /// Whether a link target is safe to write into a page.
     public static func isSafe(_ url: String) -> Bool {
         var scheme = ""
+        var hasScheme = false
         for scalar in url.unicodeScalars {
             if scalar == "\t" || scalar == "\n" || scalar == "\r" { continue }
             if scheme.isEmpty && scalar.value <= 0x20 { continue }
-            if scalar == ":" { break }
+            if scalar == ":" {
+                hasScheme = true
+                break
+            }
             // A character that cannot be in a scheme means there is none: a relative URL.
             guard scalar.isASCII, scheme.count < 16 else { return true }
             scheme.unicodeScalars.append(scalar)
             if scalar == "/" || scalar == "?" || scalar == "#" { return true }
         }
+        // No colon: a relative URL, even one spelt `javascript`.
+        guard hasScheme else { return true }
         switch scheme.lowercased() {
         case "javascript", "vbscript", "file": return false
         case "data":

@@ -323,6 +323,37 @@ import Testing
         }
     }
 
+    /// A page closed without a word leaves its event stream behind until something is written to
+    /// it: the keep-alive finds it closed, and the server lets its descriptor go.
+    @Test func closedEventStreamsAreReleasedByTheKeepAlive() async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        @Sendable func openDescriptors() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        }
+        try await site.application().test(.live) { client in
+            let port = try #require(client.port)
+            let before = openDescriptors()
+            for _ in 0..<500 {
+                let connection = try RawConnection(port: port)
+                try connection.send("GET /__tagflow/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                _ = try connection.readSome()
+                connection.close()
+            }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while site.state.subscriberCount > 0, ContinuousClock.now < deadline {
+                site.state.keepAlive()
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(site.state.subscriberCount == 0)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(
+                openDescriptors() < before + 50,
+                "descriptors (other tests run beside this one; a leak would be 500): \(before) before, \(openDescriptors()) after"
+            )
+        }
+    }
+
     @Test func rawRequestTargetsAreRefusedToo() async throws {
         let site = try await ServedSite()
         defer { site.remove() }

@@ -232,3 +232,18 @@ import Testing
         #expect(PreviewBuilder.ignoredFolders(siteRoot: fixture.site) == ["_site", "public"])
     }
 }
+
+@Suite struct KeepAliveTests {
+    /// The keep-alive repeats the current ID, which reloads no page, and never hides a newer one.
+    @Test func theKeepAliveRepeatsTheCurrentBuildID() async {
+        let state = PreviewState()
+        var iterator = state.subscribe().makeAsyncIterator()
+        let first = await iterator.next()
+        state.keepAlive()
+        #expect(await iterator.next() == first)
+        state.buildSucceeded()
+        state.keepAlive()
+        #expect(await iterator.next() == state.current.buildID)
+        state.finish()
+    }
+}

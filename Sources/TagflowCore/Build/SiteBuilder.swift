@@ -220,13 +220,22 @@ public struct SiteBuilder: Sendable {
             ])
         }
         if FileManager.default.fileExists(atPath: url.path) {
-            guard let data = FileManager.default.contents(atPath: url.path) else {
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                // Out of descriptors, the file is fine: say what is really wrong.
+                let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code
+                let message =
+                    code == Int(EMFILE) || code == Int(ENFILE)
+                    ? "cannot open site.yml: this process has too many files open (the file itself is fine)"
+                    : "cannot read site.yml: \(ContentLoader.reason(error))"
                 throw BuildFailure(diagnostics: [
                     Diagnostic(
                         .error,
                         TagflowError(
-                            location: SourceLocation(path: "site.yml"), step: "config", message: "cannot read site.yml")
-                    )
+                            location: SourceLocation(path: "site.yml"), step: "config", message: message,
+                            underlying: error))
                 ])
             }
             guard let text = SourceText.decode(data) else {

@@ -227,6 +227,11 @@ struct ContentLoader: Sendable {
             let mapping = try YAMLReader.mapping(from: split.yaml ?? "", firstLine: split.yamlFirstLine)
             var reader = FrontMatterReader(
                 path: path, text: text, mapping: mapping, timeZone: timeZone, templateNames: templateNames)
+            if let problem = MarkdownLimits.problem(in: split.body, firstLine: split.bodyFirstLine) {
+                return .failed([
+                    fileError(path, problem.message, at: (problem.line, problem.column), hint: problem.hint)
+                ])
+            }
             let body = markdown.render(split.body, firstLine: split.bodyFirstLine)
             switch kind {
             case .post:

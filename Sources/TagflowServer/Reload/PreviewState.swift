@@ -82,7 +82,18 @@ package final class PreviewState: Sendable {
         }
     }
 
-    /// The current build ID, then each new one, until ``finish()``.
+    /// Sends the current build ID again on every open stream; a page reloads only for another ID.
+    ///
+    /// A page that is closed says nothing: its connection is found closed only when something is
+    /// written to it, so without this a stream kept its descriptor until the next rebuild, and
+    /// browsing without saving ran the server out of descriptors.
+    package func keepAlive() {
+        storage.withLock { storage in
+            for continuation in storage.subscribers.values { continuation.yield(storage.snapshot.buildID) }
+        }
+    }
+
+    /// The current build ID, then each new one (and again at each ``keepAlive()``), until ``finish()``.
     package func subscribe() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
         let key: Int? = storage.withLock { storage in

@@ -102,6 +102,9 @@ package struct PreviewServer: Sendable {
         let requestedPort = configuration.port
         let app = Application(
             router: Self.makeRouter(state: state, output: output.path, host: configuration.host),
+            // A connection that has sent no whole request for this long is closed: idle keep-alive
+            // connections, and slowloris ones that send a header a byte at a time.
+            server: .http1(configuration: .init(idleTimeout: .seconds(Self.idleSeconds))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
@@ -113,9 +116,10 @@ package struct PreviewServer: Sendable {
             configuration: configuration, output: output, state: state, ports: ports, onEvent: onEvent)
         // Services stop in reverse order: the rebuild loop first, which ends the event streams, then the server,
         // which can then close every connection.
+        let keepAlive = KeepAliveService(state: state, interval: .seconds(Self.keepAliveSeconds))
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [app, rebuilder], gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))
+                services: [app, keepAlive, rebuilder], gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))
         do {
             try await group.run()
         } catch let error where Self.isAddressInUse(error) {
@@ -163,6 +167,11 @@ package struct PreviewServer: Sendable {
         return router
     }
 
+    /// Seconds a connection may go without a whole request before it is closed.
+    static let idleSeconds: Int64 = 30
+    /// Seconds between keep-alives on the event streams.
+    static let keepAliveSeconds = 10
+
     /// Content types beyond Hummingbird's own, and text types with their character set.
     static let mediaTypes: [String: MediaType] = {
         var types: [String: MediaType] = [:]
@@ -181,6 +190,21 @@ package struct PreviewServer: Sendable {
     static func isAddressInUse(_ error: any Error) -> Bool {
         if let error = error as? IOError, error.errnoCode == EADDRINUSE { return true }
         return String(describing: error).contains("Address already in use")
+    }
+}
+
+/// Writes a keep-alive to every event stream at an interval, so that streams of closed pages end.
+struct KeepAliveService: Service {
+    let state: PreviewState
+    let interval: Duration
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: interval)
+                state.keepAlive()
+            }
+        }
     }
 }
 

@@ -191,3 +191,26 @@ import Testing
         #expect(Theme.tooDeepSection(in: fine) == nil)
     }
 }
+
+/// cmark-gfm's known slow inputs fail their post with a clear error, quickly.
+@Suite struct QuadraticMarkdownTests {
+    @Test(
+        .timeLimit(.minutes(1)),
+        arguments: [
+            (String(repeating: "![[]()", count: 80_000), "posts/2024-01-01-a.md:5:", "more than 20000 '['"),
+            (
+                "a|b\n-|-\n" + String(repeating: "|", count: 100_000), "posts/2024-01-01-a.md:7:1001:",
+                "more than 1000 '|'"
+            ),
+        ])
+    func aSlowPostFailsQuicklyWithItsLine(body: String, location: String, message: String) async throws {
+        let fixture = try SiteFixture("-- site.yml --\ntitle: T\n")
+        defer { fixture.remove() }
+        try fixture.write("posts/2024-01-01-a.md", "---\ntitle: A\n---\n\n" + body + "\n")
+        let failure = await #expect(throws: BuildFailure.self) {
+            try await SiteBuilder(siteRoot: fixture.site).build(to: fixture.output)
+        }
+        let text = failure?.description ?? ""
+        #expect(text.hasPrefix(location) && text.contains(message), "\(text)")
+    }
+}

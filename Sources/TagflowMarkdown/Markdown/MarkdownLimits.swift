@@ -1,0 +1,116 @@
+/// Bounds on the Markdown one document may hand to cmark-gfm, checked before it is parsed.
+///
+/// cmark-gfm 0.29.0.gfm.6 has inputs whose parse time or memory grows with the square (or more)
+/// of their size (CVE-2023-22486 and its relatives): brackets that never close (`![[]()` over and
+/// over), a table row of thousands of `|`, a table of thousands of columns and rows. A parse
+/// cannot be interrupted, so a build could hang on one post; these bounds refuse such a document
+/// at the line where it goes over, and stay far from what a real post holds.
+public enum MarkdownLimits {
+    /// Most `[` in one document: the bracket parsing's work grows with the square of unclosed ones.
+    public static let maximumBrackets = 20_000
+    /// Most `|` on one line: a table row's cells.
+    public static let maximumPipesPerLine = 1_000
+    /// Most cells in one table (columns of its delimiter row × its rows).
+    public static let maximumTableCells = 200_000
+
+    /// A document that goes over a bound: where, and why.
+    public struct Problem: Sendable, Hashable {
+        /// The file line (1-based) and byte column.
+        public var line: Int
+        public var column: Int
+        public var message: String
+        public var hint: String
+    }
+
+    /// The first bound `markdown` goes over, or `nil`.
+    ///
+    /// - Parameters:
+    ///   - markdown: The document's Markdown.
+    ///   - firstLine: The file line on which it starts.
+    /// - Returns: The problem, at its file line.
+    /// - Complexity: O(*n*) in the length of the text.
+    public static func problem(in markdown: String, firstLine: Int = 1) -> Problem? {
+        var text = markdown
+        return text.withUTF8 { problem(in: $0, firstLine: firstLine) }
+    }
+
+    private static func problem(in bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) -> Problem? {
+        var brackets = 0
+        var line = firstLine
+        var lineStart = 0
+        var pipes = 0
+        // The table being counted: its line, its columns, and its rows so far.
+        var table: (line: Int, columns: Int, rows: Int)?
+        func endLine(at end: Int) -> Problem? {
+            let text = UnsafeBufferPointer(rebasing: bytes[lineStart..<end])
+            let isBlank = text.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            if var current = table {
+                if isBlank {
+                    table = nil
+                } else {
+                    current.rows += 1
+                    table = current
+                    if current.rows * current.columns > maximumTableCells {
+                        return Problem(
+                            line: current.line, column: 1,
+                            message: "this table has more than \(maximumTableCells) cells (\(current.columns) columns)",
+                            hint: "split the table; cmark-gfm's table extension slows down with the square of its size")
+                    }
+                }
+            } else if pipes > 0, let columns = delimiterRowColumns(text) {
+                table = (line, columns, 0)
+            }
+            return nil
+        }
+        for index in bytes.indices {
+            switch bytes[index] {
+            case UInt8(ascii: "["):
+                brackets += 1
+                if brackets > maximumBrackets {
+                    return Problem(
+                        line: line, column: index - lineStart + 1,
+                        message: "more than \(maximumBrackets) '[' in one document",
+                        hint: "split the post; cmark-gfm's link parsing slows down with the square of unclosed brackets"
+                    )
+                }
+            case UInt8(ascii: "|"):
+                pipes += 1
+                if pipes > maximumPipesPerLine {
+                    return Problem(
+                        line: line, column: index - lineStart + 1,
+                        message: "more than \(maximumPipesPerLine) '|' on one line",
+                        hint: "a table row of that many cells makes cmark-gfm's table extension slow down; split it")
+                }
+            case 0x0A:
+                if let problem = endLine(at: index) { return problem }
+                line += 1
+                pipes = 0
+                lineStart = index + 1
+            default:
+                continue
+            }
+        }
+        return endLine(at: bytes.count)
+    }
+
+    /// The columns of a table's delimiter row (`| --- | :-: |`), or `nil` for another line.
+    static func delimiterRowColumns(_ line: some Sequence<UInt8>) -> Int? {
+        var columns = 0
+        var cellHasDash = false
+        var cellHasText = false
+        for byte in line {
+            switch byte {
+            case UInt8(ascii: "|"):
+                if cellHasDash { columns += 1 } else if cellHasText { return nil }
+                cellHasDash = false
+                cellHasText = false
+            case UInt8(ascii: "-"): cellHasDash = true
+            case UInt8(ascii: ":"), 0x20, 0x09, 0x0D: continue
+            default: cellHasText = true
+            }
+        }
+        if cellHasText { return nil }
+        if cellHasDash { columns += 1 }
+        return columns > 0 ? columns : nil
+    }
+}
