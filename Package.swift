@@ -228,10 +228,13 @@ if ProcessInfo.processInfo.environment["ENABLE_TAGFLOW_BENCHMARKS"] != nil {
 if ProcessInfo.processInfo.environment["TAGFLOW_FUZZ"] != nil {
     let fuzzFolder = Context.packageDirectory + "/Fuzz"
     let names = (try? FileManager.default.contentsOfDirectory(atPath: fuzzFolder)) ?? []
+    let libraries: [String: [Target.Dependency]] = [
+        "FuzzTemplate": ["TagflowCore"], "FuzzEnhance": ["TagflowEnhance", "TagflowChips"],
+    ]
     for name in names.sorted() where name.hasPrefix("Fuzz") {
         targets.append(
             .executableTarget(
-                name: name, dependencies: ["TagflowMarkdown"], path: "Fuzz/\(name)",
+                name: name, dependencies: libraries[name] ?? ["TagflowMarkdown"], path: "Fuzz/\(name)",
                 swiftSettings: swiftSettings + [.unsafeFlags(["-parse-as-library"])]))
     }
 }

@@ -16,6 +16,8 @@ cd "$(dirname "$0")/.."
 TARGETS=(
     FuzzFrontMatter
     FuzzMarkdown
+    FuzzTemplate
+    FuzzEnhance
 )
 
 only="${1:-}"

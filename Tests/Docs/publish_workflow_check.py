@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Keeps the GitHub Pages workflow (site-example/.github/workflows/publish.yml) honest:
 
-- the README's "Publishing with GitHub Actions" block is the file, byte for byte;
-- it is valid YAML with the parts the README promises: push to main, Pages permissions and a
+- the "Publishing with GitHub Actions" block of docs/publishing.md is the file, byte for byte;
+- it is valid YAML with the parts the docs promise: push to main, Pages permissions and a
   concurrency group, libcmark-gfm from apt, Swift 6, a .build cache keyed on Package.swift and
   Package.resolved, a release build of tagflow, upload-pages-artifact and deploy-pages;
 - every `tagflow` command in it uses a subcommand and options that the built CLI's --help lists;
@@ -35,12 +35,12 @@ def check(condition, message):
 
 
 text = WORKFLOW.read_text()
-readme = (ROOT / "README.md").read_text()
-section = readme.split("## Publishing with GitHub Actions", 1)
-check(len(section) == 2, "README.md has no 'Publishing with GitHub Actions' section")
+guide = (ROOT / "docs/publishing.md").read_text()
+section = guide.split("## Publishing with GitHub Actions", 1)
+check(len(section) == 2, "docs/publishing.md has no 'Publishing with GitHub Actions' section")
 block = re.search(r"^```yaml\n(.*?)^```$", section[-1], re.S | re.M)
 check(block is not None and block.group(1) == text,
-      "README.md's workflow block differs from site-example/.github/workflows/publish.yml")
+      "docs/publishing.md's workflow block differs from site-example/.github/workflows/publish.yml")
 
 workflow = yaml.safe_load(text)
 triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare `on` as true

@@ -27,12 +27,36 @@ struct OutputWriter: Sendable {
 
     let target: URL
 
-    /// - Parameter target: The output folder. When it is a symbolic link (`_site` → a web
-    ///   server's folder), the folder it leads to is the one written and swapped, and the link
-    ///   stays: swapping the link itself would put a folder where the link was and leave the
-    ///   linked folder as it was.
-    init(target: URL) {
+    /// Whether the output folder is a mount point (a Docker volume, a bind mount), which cannot be
+    /// renamed: the build then stages inside it and moves the entries (see ``swapIn(_:)``).
+    let isMountPoint: Bool
+
+    /// - Parameters:
+    ///   - target: The output folder. When it is a symbolic link (`_site` → a web server's
+    ///     folder), the folder it leads to is the one written and swapped, and the link stays:
+    ///     swapping the link itself would put a folder where the link was and leave the linked
+    ///     folder as it was.
+    ///   - isMountPoint: Whether to treat the folder as a mount point; found out when `nil`.
+    init(target: URL, isMountPoint: Bool? = nil) {
         self.target = Self.followingLinks(target.standardizedFileURL)
+        self.isMountPoint = isMountPoint ?? Self.isMountPoint(self.target)
+    }
+
+    /// Whether `url` is a folder on another file system than its parent, or a folder the mount
+    /// table lists (a bind mount on the same file system).
+    static func isMountPoint(_ url: URL) -> Bool {
+        var folder = stat()
+        var parent = stat()
+        guard stat(url.path, &folder) == 0, (folder.st_mode & S_IFMT) == S_IFDIR,
+            stat(url.deletingLastPathComponent().path, &parent) == 0
+        else { return false }
+        if folder.st_dev != parent.st_dev { return true }
+        guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return false }
+        let path = url.resolvingSymlinksInPath().path
+        return table.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ")
+            return fields.count > 4 && fields[4].replacingOccurrences(of: "\\040", with: " ") == path
+        }
     }
 
     /// The folder a path leads to when its last part is a symbolic link (through a chain of
@@ -52,6 +76,8 @@ struct OutputWriter: Sendable {
     }
 
     private var parent: URL { target.deletingLastPathComponent() }
+    /// Where staging and retired folders go: beside the output, or inside it when it is a mount point.
+    private var stagingParent: URL { isMountPoint ? target : parent }
     private var name: String { target.lastPathComponent }
     private var temporaryPrefix: String { ".\(name).tagflow-tmp-" }
     private var retiredPrefix: String { ".\(name).tagflow-old-" }
@@ -101,7 +127,11 @@ struct OutputWriter: Sendable {
                 throw refuse("the output path exists and is not a folder", hint: "remove it or choose another --output")
             }
             let contents = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
-            if !contents.isEmpty && !contents.contains(Self.markerName) {
+            // A mount point's own staging or retired folder shows a build stopped half-way.
+            let isTagflows =
+                contents.contains(Self.markerName)
+                || contents.contains { $0.hasPrefix(temporaryPrefix) || $0.hasPrefix(retiredPrefix) }
+            if !contents.isEmpty && !isTagflows {
                 throw refuse(
                     "the output folder is not empty and was not written by Tagflow; refusing to replace it",
                     hint:
@@ -138,7 +168,7 @@ struct OutputWriter: Sendable {
     /// folder, for ``writeFile(_:into:)`` from many tasks and then ``finish(_:staticFiles:inputs:)``.
     func beginStaging() throws(BuildFailure) -> StagingFolder {
         removeLeftovers()
-        let staging = parent.appendingPathComponent("\(temporaryPrefix)\(getpid())")
+        let staging = stagingParent.appendingPathComponent("\(temporaryPrefix)\(getpid())")
         Self.removeTree(staging)
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
@@ -290,7 +320,11 @@ struct OutputWriter: Sendable {
     }
 
     private func failure(_ error: any Error) -> BuildFailure {
-        Self.outputFailure("could not write the site: \(ContentLoader.reason(error))", underlying: error, in: target)
+        // Name the file the error is about, when it names one: "error 512" alone says nothing.
+        let path = (error as NSError).userInfo[NSFilePathErrorKey] as? String
+        return Self.outputFailure(
+            "could not write the site\(path.map { " (\($0))" } ?? ""): \(ContentLoader.reason(error))",
+            underlying: error, in: target)
     }
 
     /// A failure to write into `folder`, as the build's one error.
@@ -333,6 +367,10 @@ struct OutputWriter: Sendable {
 
     private func swapIn(_ staging: URL) throws {
         let manager = FileManager.default
+        if isMountPoint {
+            try replaceEntries(with: staging)
+            return
+        }
         guard manager.fileExists(atPath: target.path) else {
             try manager.moveItem(at: staging, to: target)
             return
@@ -349,6 +387,33 @@ struct OutputWriter: Sendable {
         try manager.moveItem(at: target, to: retired)
         try manager.moveItem(at: staging, to: target)
         Self.removeTree(retired)
+    }
+
+    /// Replaces what a mount point holds with what `staging` (inside it) holds, entry by entry:
+    /// the old entries go into a retired folder, then the new ones are moved in, each by one
+    /// rename. A visitor may see old and new pages side by side for those moments, but never a
+    /// half-written file; a build stopped between the renames is repaired by the next one.
+    private func replaceEntries(with staging: URL) throws {
+        let manager = FileManager.default
+        let retired = target.appendingPathComponent("\(retiredPrefix)\(getpid())")
+        Self.removeTree(retired)
+        try manager.createDirectory(at: retired, withIntermediateDirectories: false)
+        func move(_ name: String, from source: URL, to destination: URL) throws {
+            let from = source.appendingPathComponent(name).path
+            let to = destination.appendingPathComponent(name).path
+            guard rename(from, to) == 0 else {
+                throw CocoaError.posix(.fileWriteUnknown, errno, path: to)
+            }
+        }
+        for name in try manager.contentsOfDirectory(atPath: target.path).sorted()
+        where !name.hasPrefix(temporaryPrefix) && !name.hasPrefix(retiredPrefix) {
+            try move(name, from: target, to: retired)
+        }
+        for name in try manager.contentsOfDirectory(atPath: staging.path).sorted() {
+            try move(name, from: staging, to: target)
+        }
+        Self.removeTree(retired)
+        Self.removeTree(staging)
     }
 
     /// The build failure for a page or asset that could not be written into `folder`.
@@ -397,6 +462,7 @@ struct OutputWriter: Sendable {
     /// output that a killed build had moved aside.
     func removeLeftovers() {
         let manager = FileManager.default
+        let parent = stagingParent
         guard let names = try? manager.contentsOfDirectory(atPath: parent.path) else { return }
         for name in names.sorted() where name.hasPrefix(temporaryPrefix) || name.hasPrefix(retiredPrefix) {
             let pidText =
@@ -405,7 +471,7 @@ struct OutputWriter: Sendable {
             // A build still running (EPERM: it runs, as another user) keeps its folders.
             if let pid = Int32(pidText), pid != getpid(), kill(pid, 0) == 0 || errno == EPERM { continue }
             let url = parent.appendingPathComponent(name)
-            if name.hasPrefix(retiredPrefix) && !manager.fileExists(atPath: target.path) {
+            if !isMountPoint, name.hasPrefix(retiredPrefix), !manager.fileExists(atPath: target.path) {
                 try? manager.moveItem(at: url, to: target)
             } else {
                 Self.removeTree(url)

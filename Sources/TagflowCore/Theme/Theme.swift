@@ -37,6 +37,19 @@ public struct Theme: Sendable {
         var names: Set<String> { Set(templates.keys) }
     }
 
+    /// The built-in theme with one template replaced by `text`, compiled as a site's would be (for
+    /// the template fuzzer).
+    @_spi(Fuzzing) public static func compile(template text: String, named name: String) throws(BuildFailure)
+        -> Theme
+    {
+        var sources: [String: (text: String, path: String)] = [:]
+        for (builtIn, source) in BuiltInTheme.templates {
+            sources[builtIn] = (source, "built-in theme: \(builtIn).mustache")
+        }
+        sources[name] = (text, "templates/\(name).mustache")
+        return try compile(Sources(templates: sources, diagnostics: []))
+    }
+
     /// Reads the built-in templates and the site's; cheap next to ``compile(_:)``, which a build
     /// runs while the content loads.
     static func readSources(siteRoot: URL, folder: String) -> Sources {

@@ -21,6 +21,39 @@ import Testing
         #expect(siblings.sorted() == ["out", "site"])
     }
 
+    /// A mount point (a Docker volume) cannot be renamed: the site is staged inside it and its
+    /// entries are replaced, the folder itself stays, and nothing is left beside or inside it.
+    @Test func aMountPointIsWrittenIntoNotSwapped() async throws {
+        let fixture = try SiteFixture("")
+        defer { fixture.remove() }
+        try FileManager.default.createDirectory(at: fixture.output, withIntermediateDirectories: true)
+        var before = stat()
+        #expect(stat(fixture.output.path, &before) == 0)
+        let writer = OutputWriter(target: fixture.output, isMountPoint: true)
+        try await writer.write([OutputFile(path: "a/index.html", text: "one")], staticFiles: [])
+        try await writer.write([OutputFile(path: "b/index.html", text: "two")], staticFiles: [])
+        #expect(try fixture.output("b/index.html") == "two")
+        #expect(!FileManager.default.fileExists(atPath: fixture.output.appendingPathComponent("a").path))
+        var after = stat()
+        #expect(stat(fixture.output.path, &after) == 0)
+        #expect(before.st_ino == after.st_ino, "the folder itself is the same")
+        let inside = try FileManager.default.contentsOfDirectory(atPath: fixture.output.path).sorted()
+        #expect(inside == [OutputWriter.markerName, "b"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.root.path).sorted() == ["out", "site"])
+        // A build stopped half-way leaves its staging folder inside: the next one is still allowed in.
+        try FileManager.default.createDirectory(
+            at: fixture.output.appendingPathComponent(".out.tagflow-tmp-999999"), withIntermediateDirectories: true)
+        try FileManager.default.removeItem(at: fixture.output.appendingPathComponent(OutputWriter.markerName))
+        try writer.validate(siteRoot: fixture.site)
+        try await writer.write([OutputFile(path: "c.html", text: "three")], staticFiles: [])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.output.path).sorted() == [
+                OutputWriter.markerName, "c.html",
+            ])
+        #expect(OutputWriter.isMountPoint(URL(fileURLWithPath: "/proc")), "a real mount point is found")
+        #expect(!OutputWriter.isMountPoint(fixture.output))
+    }
+
     /// A page kept as text is the same file as one made from its bytes, and is written as them.
     @Test func aFileOfTextIsTheFileOfItsBytes() async throws {
         let texts = ["", "one", "é—日本語 🏳️‍🌈", String(repeating: "<li>chip</li>", count: 5_000)]
