@@ -21,7 +21,7 @@ reads the rebuild time the server prints ("Rebuilt in 12 ms (…)") and measures
 how long until that line appears (the watcher's polling and quiet period included).
 
 A run starts by waiting until six minutes have passed since the last one deleted its folders
-(unless they are on a tmpfs, or with `--no-settle`): see README.md, "File systems".
+(unless they are on a tmpfs, or with `--no-settle`): see docs/performance.md, "File systems".
 
 Each run also times the floor: writing the same folders and files, of the same sizes, with no
 generator at all (a small Python writer, into a new folder like the others). No generator can
@@ -275,7 +275,7 @@ def main():
 
 # How long ext4 without a journal keeps stepping past deleted inodes when it creates files: a
 # minute after the deletion, five more while the inode's table block is not written back
-# (fs/ext4/ialloc.c, recently_deleted). README.md, "File systems".
+# (fs/ext4/ialloc.c, recently_deleted). docs/performance.md, "File systems".
 SETTLE_SECONDS = 6 * 60 + 10
 
 
@@ -304,7 +304,7 @@ def settle(out_dir):
     if kind == "tmpfs" or left <= 0:
         return
     print(f"waiting {left:.0f} s: this script deleted its output folders {SETTLE_SECONDS - left:.0f} s ago, and "
-          "creating files soon after deleting many is slow on some file systems (README.md, "
+          "creating files soon after deleting many is slow on some file systems (docs/performance.md, "
           "\"File systems\"; --no-settle skips the wait)", flush=True)
     os.sync()
     time.sleep(left)
