@@ -9,7 +9,7 @@ public import Foundation
 ///
 /// Runs every step of ``SiteBuilder`` up to rendering (config, front matter, templates,
 /// content), then checks every link of every rendered page: a link inside the site must lead to
-/// a generated page or a static file (see the link rules in the README).
+/// a generated page or a static file (see the link rules in docs/commands.md).
 public struct SiteChecker: Sendable {
     /// The builder whose steps run.
     public let builder: SiteBuilder

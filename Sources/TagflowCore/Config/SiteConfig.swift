@@ -324,7 +324,7 @@ struct ConfigReader {
         if let match = SiteConfig.knownKeys.first(where: { $0 == lower || $0.hasSuffix("." + lower) }) {
             return "did you mean '\(match)'?"
         }
-        return "see the configuration reference in README.md for the keys Tagflow reads"
+        return "see the configuration reference in docs/configuration.md for the keys Tagflow reads"
     }
 
     mutating func string(_ entry: YAMLMapping.Entry, _ assign: (String) -> Void) {

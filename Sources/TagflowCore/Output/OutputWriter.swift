@@ -389,8 +389,9 @@ struct OutputWriter: Sendable {
         Self.removeTree(retired)
     }
 
-    /// Replaces what a mount point holds with what `staging` (inside it) holds, entry by entry:
-    /// the old entries go into a retired folder, then the new ones are moved in, each by one
+    /// Replaces what a mount point holds with what `staging` (inside it) holds, entry by entry.
+    ///
+    /// The old entries go into a retired folder, then the new ones are moved in, each by one
     /// rename. A visitor may see old and new pages side by side for those moments, but never a
     /// half-written file; a build stopped between the renames is repaired by the next one.
     private func replaceEntries(with staging: URL) throws {

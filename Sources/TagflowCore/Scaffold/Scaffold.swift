@@ -79,7 +79,7 @@ public enum Scaffold {
     }
 
     static let starterConfig = """
-        # Tagflow site settings. Every key is optional; see the configuration reference in the README.
+        # Tagflow site settings. Every key is optional; see docs/configuration.md in Tagflow's repository.
         title: My Blog
         description: Notes on things I care about.
         base_url: https://example.org/
