@@ -354,6 +354,24 @@ import Testing
         }
     }
 
+    /// A connection that never finishes its request (slowloris) is closed after the idle time.
+    @Test func unfinishedRequestsAreClosed() async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        let app = Application(
+            router: PreviewServer.makeRouter(state: site.state, output: site.fixture.output.path),
+            server: PreviewServer.server(idleSeconds: 1))
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let connection = try RawConnection(port: port, timeout: 8)
+            defer { connection.close() }
+            let start = ContinuousClock.now
+            try connection.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a")
+            #expect(try connection.readSome().isEmpty, "the server closes the connection")
+            #expect(ContinuousClock.now - start < .seconds(6))
+        }
+    }
+
     @Test func rawRequestTargetsAreRefusedToo() async throws {
         let site = try await ServedSite()
         defer { site.remove() }

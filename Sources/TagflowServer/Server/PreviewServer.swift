@@ -1,6 +1,7 @@
 package import Foundation
 import HTTPTypes
 package import Hummingbird
+package import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -102,9 +103,7 @@ package struct PreviewServer: Sendable {
         let requestedPort = configuration.port
         let app = Application(
             router: Self.makeRouter(state: state, output: output.path, host: configuration.host),
-            // A connection that has sent no whole request for this long is closed: idle keep-alive
-            // connections, and slowloris ones that send a header a byte at a time.
-            server: .http1(configuration: .init(idleTimeout: .seconds(Self.idleSeconds))),
+            server: Self.server(idleSeconds: Self.idleSeconds),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
@@ -169,6 +168,12 @@ package struct PreviewServer: Sendable {
 
     /// Seconds a connection may go without a whole request before it is closed.
     static let idleSeconds: Int64 = 30
+
+    /// The HTTP/1 server: a connection that has sent no whole request for `idleSeconds` is
+    /// closed, idle keep-alive connections and slowloris ones (a header a byte at a time) alike.
+    package static func server(idleSeconds: Int64) -> HTTPServerBuilder {
+        .http1(configuration: .init(idleTimeout: .seconds(idleSeconds)))
+    }
     /// Seconds between keep-alives on the event streams.
     static let keepAliveSeconds = 10
 
