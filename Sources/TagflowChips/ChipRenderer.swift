@@ -212,10 +212,10 @@ public struct ChipRenderer: Sendable {
 
     /// The stylesheet every page with chip blocks links once.
     ///
-    /// What the layout depends on (box sizes, fonts, spacing, positions) is `!important`: a block
-    /// may sit in another generator's theme, whose rules for `ul`, `li` and link classes
-    /// (`.md-typeset ul li`, `.md-tag`) are more specific and would move or resize the chips away
-    /// from the positions computed for them. Colours stay ordinary, for themes to change.
+    /// Every rule is `!important`: a block may sit in another generator's theme, whose rules for
+    /// `ul`, `li` and link classes (`.md-typeset ul li`, `.md-tag`) are more specific and would
+    /// move or resize the chips away from the positions computed for them, or paint half of a
+    /// chip in the theme's colours. The colours are set with `chips.colors`.
     public func stylesheet(fontFace: String = "") -> String {
         let s = style
         let sized =
@@ -240,23 +240,24 @@ public struct ChipRenderer: Sendable {
         css += ".tf-chips>li>a,.tf-chips>li>span{display:block!important;\(sized);position:static!important;"
         css += "width:100%!important;height:100%!important;margin:0!important;"
         css += "padding:\(px(s.paddingY)) \(px(s.paddingX))!important;"
-        css += "border:\(px(s.border)) solid \(s.colors.borderColor);border-width:\(px(s.border))!important;"
-        css += "border-style:solid!important;font:inherit!important;letter-spacing:inherit!important;"
-        css += "text-transform:inherit!important;"
-        css += "border-radius:\(px(s.radius));background:\(s.colors.background);color:\(s.colors.text);"
-        css += "text-align:center!important;white-space:nowrap!important;text-decoration:none;overflow:visible}\n"
-        css += ".tf-chips>li>a:hover{text-decoration:underline}\n"
-        css += ".tf-chips>li>a:focus-visible{outline:3px solid \(s.colors.text);outline-offset:2px}\n"
+        css += "border:\(px(s.border)) solid \(s.colors.borderColor)!important;font:inherit!important;"
+        css += "letter-spacing:inherit!important;text-transform:inherit!important;"
+        css += "border-radius:\(px(s.radius))!important;background:\(s.colors.background)!important;"
+        css += "color:\(s.colors.text)!important;box-shadow:none!important;text-align:center!important;"
+        css += "white-space:nowrap!important;text-decoration:none!important;overflow:visible!important}\n"
+        css += ".tf-chips>li>a:hover{text-decoration:underline!important}\n"
         css +=
-            ".tf-chips>li>a[aria-current]{border-color:\(s.colors.text);box-shadow:inset 0 0 0 1px \(s.colors.text)}\n"
-        css += ".tf-chips .tf-n{opacity:\(s.countOpacity)}\n"
+            ".tf-chips>li>a:focus-visible{outline:3px solid \(s.colors.text)!important;outline-offset:2px!important}\n"
+        css += ".tf-chips>li>a[aria-current]{border-color:\(s.colors.text)!important;"
+        css += "box-shadow:inset 0 0 0 1px \(s.colors.text)!important}\n"
+        css += ".tf-chips .tf-n{opacity:\(s.countOpacity)!important}\n"
         css += ".tf-chips>li.tf-more{display:none!important}\n"
-        css +=
-            "@media (prefers-color-scheme:dark){.tf-chips>li>a,.tf-chips>li>span{border-color:\(s.colors.darkBorderColor);"
-        css += "background:\(s.colors.darkBackground);color:\(s.colors.darkText)}"
-        css += ".tf-chips>li>a:focus-visible{outline-color:\(s.colors.darkText)}"
-        css +=
-            ".tf-chips>li>a[aria-current]{border-color:\(s.colors.darkText);box-shadow:inset 0 0 0 1px \(s.colors.darkText)}}\n"
+        css += "@media (prefers-color-scheme:dark){.tf-chips>li>a,.tf-chips>li>span{"
+        css += "border-color:\(s.colors.darkBorderColor)!important;background:\(s.colors.darkBackground)!important;"
+        css += "color:\(s.colors.darkText)!important}"
+        css += ".tf-chips>li>a:focus-visible{outline-color:\(s.colors.darkText)!important}"
+        css += ".tf-chips>li>a[aria-current]{border-color:\(s.colors.darkText)!important;"
+        css += "box-shadow:inset 0 0 0 1px \(s.colors.darkText)!important}}\n"
         for (index, breakpoint) in s.breakpoints.enumerated() {
             let offset: String
             switch s.justification {
