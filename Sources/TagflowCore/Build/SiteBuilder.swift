@@ -253,6 +253,20 @@ public struct SiteBuilder: Sendable {
             let (config, warnings) = try SiteConfig.parse(text, path: "site.yml")
             context.config = config
             context.diagnostics += warnings
+        } else if let other = OtherGenerator.site(in: context.siteRoot) {
+            // Built as a Tagflow site it would give an empty blog and exit 0.
+            throw BuildFailure(diagnostics: [
+                Diagnostic(
+                    .error,
+                    TagflowError(
+                        location: SourceLocation(path: "site.yml"), step: "config",
+                        message:
+                            "no site.yml, and this folder looks like a \(other.name) site "
+                            + "(\(other.evidence.joined(separator: ", "))), not a Tagflow site",
+                        hint:
+                            "to add chip blocks to it, run `\(other.enhance)` (docs/integrations.md); "
+                            + "to build it with Tagflow, add a site.yml"))
+            ])
         } else {
             context.diagnostics.append(
                 Diagnostic(
