@@ -10,8 +10,9 @@ struct OtherGenerator: Sendable, Hashable {
     /// The command that adds chip blocks to what it builds.
     var enhance: String
 
-    /// The generator whose site `folder` looks like, or `nil`. Only called when there is no
-    /// `site.yml`: a Tagflow site may well have a `content/` folder.
+    /// The generator whose site `folder` looks like, or `nil`.
+    ///
+    /// Only called when there is no `site.yml`: a Tagflow site may well have a `content/` folder.
     static func site(in folder: URL) -> OtherGenerator? {
         func present(_ names: [String]) -> [String] {
             names.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
