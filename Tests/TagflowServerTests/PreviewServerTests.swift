@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 import TagflowCore
 import TagflowTesting
 import Testing
@@ -351,6 +352,55 @@ import Testing
                 openDescriptors() < before + 50,
                 "descriptors (other tests run beside this one; a leak would be 500): \(before) before, \(openDescriptors()) after"
             )
+        }
+    }
+
+    /// 200 clients at once for five seconds, each opening a connection per request: the server
+    /// answers them all, and afterwards holds no more descriptors and little more memory.
+    @Test func twoHundredClientsLeaveDescriptorsAndMemoryFlat() async throws {
+        let site = try await ServedSite()
+        defer { site.remove() }
+        @Sendable func openDescriptors() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        }
+        @Sendable func residentBytes() -> Int {
+            let fields = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?.split(separator: " ")
+            return (fields.flatMap { $0.count > 1 ? Int($0[1]) : nil } ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+        }
+        try await site.application().test(.live) { client in
+            let port = try #require(client.port)
+            _ = try RawHTTP.request(port: port, path: "/")
+            let before = (descriptors: openDescriptors(), memory: residentBytes())
+            let results = Mutex<(ok: Int, failed: Int)>((0, 0))
+            let deadline = Date().addingTimeInterval(5)
+            // Threads, not tasks: each blocks on its socket, which would starve the concurrency
+            // pool the server runs on.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let remaining = Mutex(200)
+                for _ in 0..<200 {
+                    Thread.detachNewThread {
+                        while Date() < deadline {
+                            let status = (try? RawHTTP.request(port: port, path: "/", timeout: 10))?.status
+                            results.withLock { status == 200 ? ($0.ok += 1) : ($0.failed += 1) }
+                        }
+                        if remaining.withLock({ count in
+                            count -= 1
+                            return count == 0
+                        }) {
+                            done.resume()
+                        }
+                    }
+                }
+            }
+            let (ok, failed) = results.withLock { $0 }
+            #expect(failed == 0 && ok > 200, "\(ok) answered, \(failed) failed")
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(
+                openDescriptors() < before.descriptors + 50, "descriptors: \(before.descriptors) → \(openDescriptors())"
+            )
+            #expect(
+                residentBytes() < before.memory + 64 << 20,
+                "memory: \(before.memory >> 20) → \(residentBytes() >> 20) MiB")
         }
     }
 
