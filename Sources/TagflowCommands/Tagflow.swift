@@ -165,6 +165,12 @@ public enum TagflowCLI {
             }
             if code == .validationFailure {
                 Console.standardError(message)
+                if let typo = arguments.first, !typo.hasPrefix("-"),
+                    let command = Suggestion.closest(
+                        to: typo, in: Tagflow.configuration.subcommands.compactMap { $0.configuration.commandName })
+                {
+                    Console.standardError("Did you mean '\(command)'?")
+                }
                 return usageErrorStatus
             }
             if !message.isEmpty { Console.error(message) }

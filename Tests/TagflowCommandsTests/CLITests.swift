@@ -52,6 +52,12 @@ import Testing
         #expect(Tagflow.parsedWithoutCompletionRequests(arguments) == nil)
     }
 
+    @Test func aMistypedCommandGetsASuggestion() throws {
+        let (status, errors) = try BinaryTests().run(["buidl"])
+        #expect(status == 2)
+        #expect(errors.contains("Did you mean 'build'?"), "\(errors)")
+    }
+
     @Test func helpExitsWithZero() async {
         #expect(await TagflowCLI.run(["--help"]) == 0)
         #expect(await TagflowCLI.run(["build", "--help"]) == 0)

@@ -324,6 +324,9 @@ struct ConfigReader {
         if let match = SiteConfig.knownKeys.first(where: { $0 == lower || $0.hasSuffix("." + lower) }) {
             return "did you mean '\(match)'?"
         }
+        if let match = Suggestion.closest(to: lower, in: SiteConfig.knownKeys) {
+            return "did you mean '\(match)'?"
+        }
         return "see the configuration reference in docs/configuration.md for the keys Tagflow reads"
     }
 

@@ -107,8 +107,18 @@ struct FrontMatterReader {
         return name
     }
 
-    private func params() -> YAMLMapping {
-        YAMLMapping(entries: mapping.entries.filter { !Self.postKeys.contains($0.key) })
+    /// The keys without a meaning of their own, for templates; a key that looks like a typo of
+    /// a known one (`tittle`) is warned about (an error with `--strict`).
+    private mutating func params() -> YAMLMapping {
+        let entries = mapping.entries.filter { !Self.postKeys.contains($0.key) }
+        for entry in entries {
+            if let known = Suggestion.closest(to: entry.key, in: Self.postKeys) {
+                warning(
+                    entry, "unknown front matter key '\(entry.key)'; did you mean '\(known)'?",
+                    hint: "keys Tagflow does not know reach templates as params; docs/front-matter.md lists the others")
+            }
+        }
+        return YAMLMapping(entries: entries)
     }
 
     private mutating func string(_ key: String) -> String? {
