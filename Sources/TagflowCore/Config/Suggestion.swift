@@ -1,9 +1,11 @@
 /// "Did you mean …?" for a name that is close to a known one: a typo in a front-matter or
 /// `site.yml` key (`tittle`, `tag`, `summmary`, `dates`).
 package enum Suggestion {
-    /// The known name closest to `name`, when it is a likely typo of it: at most one edit for
-    /// names of up to four letters, two for longer ones (an edit: a letter added, removed,
-    /// changed, or two swapped). `nil` for `name` itself, or when nothing is that close.
+    /// The known name closest to `name`, when it is a likely typo of it.
+    ///
+    /// That is at most one edit for names of up to four letters, two for longer ones (an edit: a
+    /// letter added, removed, changed, or two swapped). `nil` for `name` itself, or when nothing
+    /// is that close.
     package static func closest(to name: String, in known: some Sequence<String>) -> String? {
         let lower = name.lowercased()
         var best: (name: String, distance: Int)?
