@@ -67,7 +67,10 @@ struct FrontMatterReader {
         let tags = self.tags()
         let draft = bool("draft") ?? false
         let slug = self.slug(default: Self.stripDatePrefix(baseName))
-        let summary = string("summary") ?? string("description") ?? Self.shortened(body.firstParagraph)
+        // The author's `<!--more-->` comes first, as in Hugo; then `summary:`, then the first paragraph.
+        let written = string("summary") ?? string("description")
+        let excerpt = body.excerpt.flatMap { $0.isEmpty ? nil : $0 }
+        let summary = excerpt ?? written ?? Self.shortened(body.firstParagraph)
         let description = string("description") ?? summary
         let template = self.template()
         guard let date, let slug, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }

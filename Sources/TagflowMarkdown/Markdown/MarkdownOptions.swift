@@ -50,17 +50,21 @@ public struct RenderedMarkdown: Sendable, Hashable {
     public var wordCount: Int
     /// Fenced blocks handed to plugins (see ``MarkdownOptions/embedLanguages``), in order.
     public var embeds: [MarkdownEmbed]
+    /// The plain text of the paragraphs before a `<!--more-->` line, or `nil` without one: the
+    /// author's own summary.
+    public var excerpt: String?
 
     /// Creates a rendered document (renderers and tests build these; most code reads them).
     public init(
         html: String, headings: [MarkdownHeading] = [], firstParagraph: String = "", wordCount: Int = 0,
-        embeds: [MarkdownEmbed] = []
+        embeds: [MarkdownEmbed] = [], excerpt: String? = nil
     ) {
         self.html = html
         self.headings = headings
         self.firstParagraph = firstParagraph
         self.wordCount = wordCount
         self.embeds = embeds
+        self.excerpt = excerpt
     }
 }
 

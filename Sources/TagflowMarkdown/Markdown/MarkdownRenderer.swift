@@ -107,7 +107,8 @@ public struct MarkdownRenderer: Sendable {
             headings: rewrite.headings,
             firstParagraph: rewrite.firstParagraph,
             wordCount: rewrite.wordCount,
-            embeds: rewrite.embeds
+            embeds: rewrite.embeds,
+            excerpt: rewrite.excerpt
         )
     }
 
@@ -283,6 +284,11 @@ struct TreeRewrite {
     var embeds: [MarkdownEmbed] = []
     var firstParagraph = ""
     var wordCount = 0
+    /// The plain text of the paragraphs before a `<!--more-->` line, when the document has one.
+    var excerpt: String?
+    /// The top-level paragraphs so far, until a `<!--more-->` line is found (their text is read
+    /// only then: most documents have none).
+    private var leadingParagraphs: [OpaquePointer] = []
 
     /// Whether each heading's id is still to be put into the document's HTML (by
     /// ``htmlWithHeadingIDs(_:)``, or ``renderHeadingsWithIDs(extensions:cmarkOptions:)``).
@@ -314,9 +320,12 @@ struct TreeRewrite {
             switch cmark_node_get_type(node) {
             case CMARK_NODE_HEADING:
                 headingNodes.append(node)
-            case CMARK_NODE_PARAGRAPH where !sawParagraph && cmark_node_parent(node) == root:
-                sawParagraph = true
-                firstParagraph = plainText(of: node)
+            case CMARK_NODE_PARAGRAPH where cmark_node_parent(node) == root:
+                if excerpt == nil { leadingParagraphs.append(node) }
+                if !sawParagraph {
+                    sawParagraph = true
+                    firstParagraph = plainText(of: node)
+                }
             case CMARK_NODE_CODE_BLOCK:
                 let info = literal(cmark_node_get_fence_info(node))
                 let language = info.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
@@ -328,6 +337,12 @@ struct TreeRewrite {
             case CMARK_NODE_TEXT, CMARK_NODE_CODE:
                 wordCount += Self.words(inCString: cmark_node_get_literal(node))
             case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
+                if excerpt == nil, cmark_node_parent(node) == root,
+                    Self.isMoreMarker(literal(cmark_node_get_literal(node)))
+                {
+                    excerpt = leadingParagraphs.map { plainText(of: $0) }.joined(separator: " ")
+                    leadingParagraphs = []
+                }
                 if options.allowsRawHTML { keepsRawHTML = true } else { rawHTMLNodes.append(node) }
             case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
                 prefixRootRelativeURL(of: node)
@@ -440,6 +455,12 @@ struct TreeRewrite {
         let url = literal(cmark_node_get_url(node))
         guard url.hasPrefix("/"), !url.hasPrefix("//") else { return }
         cmark_node_set_url(node, options.rootPathPrefix + url)
+    }
+
+    /// Whether an HTML block is the excerpt marker, `<!--more-->` (spaces inside allowed).
+    static func isMoreMarker(_ html: String) -> Bool {
+        let compact = html.filter { !$0.isWhitespace }.lowercased()
+        return compact == "<!--more-->"
     }
 
     private func plainText(of node: OpaquePointer) -> String {

@@ -214,3 +214,38 @@ import Testing
         #expect(text.hasPrefix(location) && text.contains(message), "\(text)")
     }
 }
+
+/// `<!--more-->` in a post: its summary on the home page and in the feed.
+@Suite struct ExcerptSiteTests {
+    @Test func theExcerptComesBeforeSummaryAndTheFirstParagraph() async throws {
+        let fixture = try SiteFixture(
+            """
+            -- site.yml --
+            title: T
+            -- posts/2024-01-01-a.md --
+            ---
+            title: A
+            summary: The written summary.
+            ---
+            Opening paragraph.
+
+            Second paragraph.
+
+            <!--more-->
+
+            Hidden below the fold.
+            -- posts/2024-01-02-b.md --
+            ---
+            title: B
+            ---
+            Only the first paragraph.
+
+            And more.
+            """)
+        defer { fixture.remove() }
+        let context = try await SiteBuilder(siteRoot: fixture.site).run()
+        let posts = try #require(context.site?.posts)
+        #expect(posts.first { $0.title == "A" }?.summary == "Opening paragraph. Second paragraph.")
+        #expect(posts.first { $0.title == "B" }?.summary == "Only the first paragraph.")
+    }
+}
