@@ -22,7 +22,9 @@ struct NewSiteCommand: AsyncParsableCommand {
         let url = URL(fileURLWithPath: folder)
         let now = ContentDate(secondsSince1970: Int64(Date().timeIntervalSince1970))
         try Scaffold.newSite(at: url, today: now)
-        print("Created a new site in \(url.standardizedFileURL.path). Build it with: tagflow build \(folder)")
+        print("Created a new site in \(url.standardizedFileURL.path).")
+        print("Preview it as you write with: tagflow serve \(folder)   (then open http://127.0.0.1:8000/)")
+        print("Build it for publishing with: tagflow build \(folder)")
     }
 }
 
@@ -78,5 +80,6 @@ struct NewPostCommand: AsyncParsableCommand {
         }
         let path = try Scaffold.newPost(in: siteURL, title: title, tags: tagList, date: postDate, timeZone: timeZone)
         print("Created \(siteURL.appendingPathComponent(path).standardizedFileURL.path)")
+        print("It is a draft: `tagflow serve --drafts` shows it; remove `draft: true` from it to publish it.")
     }
 }

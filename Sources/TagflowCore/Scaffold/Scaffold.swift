@@ -113,7 +113,9 @@ public enum Scaffold {
         tagflow new post "My next post" --tags swift,layout
         ```
 
-        Then build the site with `tagflow build` and open `_site/index.html`.
+        Preview the site with `tagflow serve`, which rebuilds it and reloads the page as you write
+        (`tagflow serve --drafts` shows drafts too); `tagflow build` writes it into `_site/` for
+        publishing.
 
         """
     }
