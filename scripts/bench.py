@@ -4,7 +4,7 @@
     python3 scripts/bench.py [--posts 1000] [--runs 5] [--seed 42] [--tagflow PATH] [--no-hugo]
                              [--serve-edits 10] [--out-dir DIR] [--no-settle]
 
-Generates the corpus with ../shared/bench/gen_corpus.py (kept in .build-bench-corpus/ so later
+Generates the corpus with Benchmarks/Corpus/gen_corpus.py (kept in .build-bench-corpus/ so later
 runs reuse it), then builds it RUNS times with Tagflow and with Debian's `hugo` in alternation,
 each into a new folder of its own (a full build; run_hugo.sh's own `rm -rf` then finds nothing to
 delete). The folders are deleted after the last timed build, not between builds: on some file
@@ -145,12 +145,17 @@ def serve_edits(tagflow, corpus, count):
     return results
 
 
-def generated_corpus(bench, posts, seed):
+# The shared generator, copied into the repository (same output for the same seed), so that a
+# clone can reproduce every figure; run_hugo.sh and the Hugo site stay in ../shared/bench.
+CORPUS_GENERATOR = ROOT / "Benchmarks" / "Corpus" / "gen_corpus.py"
+
+
+def generated_corpus(posts, seed):
     """The corpus of `posts` posts from `seed`, generated into .build-bench-corpus/ unless it is there."""
     corpus = ROOT / ".build-bench-corpus" / f"posts-{posts}-seed-{seed}"
     if not (corpus / "site.yml").exists():
         print(f"generating {posts} posts into {corpus}")
-        subprocess.run([sys.executable, str(bench / "gen_corpus.py"), str(corpus), "--posts", str(posts),
+        subprocess.run([sys.executable, str(CORPUS_GENERATOR), str(corpus), "--posts", str(posts),
                         "--seed", str(seed)], check=True, stdout=subprocess.DEVNULL)
     return corpus
 
@@ -166,7 +171,7 @@ def main():
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--tagflow", default=str(ROOT / ".build/release/tagflow"))
     parser.add_argument("--bench-dir", default=str(ROOT.parent / "shared/bench"),
-                        help="the folder with gen_corpus.py and run_hugo.sh")
+                        help="the folder with run_hugo.sh and the Hugo site")
     parser.add_argument("--no-hugo", action="store_true", help="time Tagflow only")
     parser.add_argument("--serve-edits", type=int, default=10, help="edits of each kind under `tagflow serve`")
     parser.add_argument("--out-dir", help="where the output folders go (default: .build-bench-corpus)")
@@ -186,7 +191,7 @@ def main():
         print("note: hugo is not installed (apt-get install hugo); timing Tagflow only")
 
     work = ROOT / ".build-bench-corpus"
-    corpus = generated_corpus(bench, args.posts, args.seed)
+    corpus = generated_corpus(args.posts, args.seed)
     out_dir = pathlib.Path(args.out_dir) if args.out_dir else work
     out_dir.mkdir(parents=True, exist_ok=True)
     tagflow_out, hugo_out, floor_out = out_dir / "out-tagflow", out_dir / "out-hugo", out_dir / "out-floor"

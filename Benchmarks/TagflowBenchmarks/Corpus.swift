@@ -1,11 +1,12 @@
 import Benchmark
 import Foundation
 
-/// The shared benchmark corpus (`../shared/bench/gen_corpus.py`), generated once per size, seed and
-/// generator version into the temporary folder and reused by later processes.
+/// The benchmark corpus (`Benchmarks/Corpus/gen_corpus.py`, a copy of the shared generator),
+/// generated once per size, seed and generator version into the temporary folder and reused by
+/// later processes.
 ///
 /// The generator is found through `TAGFLOW_BENCH_DIR` (the folder holding `gen_corpus.py`), or
-/// else at `../shared/bench` beside the package, as `scripts/bench.py` finds it.
+/// else in `Benchmarks/Corpus`, as `scripts/bench.py` finds it.
 enum Corpus {
     /// The seed every suite uses, as `scripts/bench.py` does.
     static let seed = 42
@@ -68,17 +69,16 @@ enum Corpus {
         if let configured = ProcessInfo.processInfo.environment["TAGFLOW_BENCH_DIR"] {
             folder = URL(fileURLWithPath: configured)
         } else {
-            // Benchmarks/TagflowBenchmarks/Corpus.swift → the package folder → ../shared/bench.
-            let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent()
-            folder = package.deletingLastPathComponent().appendingPathComponent("shared/bench")
+            // Benchmarks/TagflowBenchmarks/Corpus.swift → Benchmarks/Corpus/.
+            folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Corpus")
         }
         let script = folder.appendingPathComponent("gen_corpus.py").standardizedFileURL
         guard FileManager.default.fileExists(atPath: script.path) else {
             throw Failure(
                 description: """
                     the corpus generator \(script.path) is missing; set TAGFLOW_BENCH_DIR to the folder that \
-                    holds gen_corpus.py (normally ../shared/bench beside the repository)
+                    holds gen_corpus.py (normally Benchmarks/Corpus in the repository)
                     """)
         }
         return script
