@@ -86,6 +86,8 @@ public struct SiteConfig: Sendable, Hashable {
         public var smartPunctuation = false
         /// Soft line breaks become `<br>`.
         public var hardBreaks = false
+        /// Post pages show a table of contents of their h2–h3 headings (a post's `toc:` decides for it).
+        public var toc = false
         public init() {}
     }
 
@@ -119,7 +121,7 @@ extension SiteConfig {
     public static let knownKeys: [String] = [
         "title", "description", "base_url", "language", "author", "timezone", "posts_per_page", "feed_entries",
         "paths.content", "paths.templates", "paths.static", "paths.output",
-        "markdown.unsafe", "markdown.smart_punctuation", "markdown.hard_breaks",
+        "markdown.unsafe", "markdown.smart_punctuation", "markdown.hard_breaks", "markdown.toc",
         "chips.enabled", "chips.font", "chips.font_size", "chips.line_height", "chips.padding_x", "chips.padding_y",
         "chips.border", "chips.radius", "chips.column_gap", "chips.row_gap", "chips.justify", "chips.breakpoints",
         "chips.weights", "chips.cloud_order", "chips.home_rows", "chips.related_limit", "chips.align",
@@ -190,6 +192,7 @@ extension SiteConfig {
             case "markdown.unsafe": reader.bool(entry) { config.markdown.unsafe = $0 }
             case "markdown.smart_punctuation": reader.bool(entry) { config.markdown.smartPunctuation = $0 }
             case "markdown.hard_breaks": reader.bool(entry) { config.markdown.hardBreaks = $0 }
+            case "markdown.toc": reader.bool(entry) { config.markdown.toc = $0 }
             case "chips.enabled": reader.bool(entry) { config.chips.enabled = $0 }
             case "chips.font": reader.relativePath(entry) { config.chips.font = $0 }
             case "chips.font_size": reader.length(entry, minimum: 1) { config.chips.fontSize = $0 }

@@ -16,7 +16,7 @@ struct FrontMatterReader {
 
     /// Keys with a meaning; the rest reach templates as `params`.
     static let postKeys: Set<String> = [
-        "title", "date", "updated", "tags", "draft", "slug", "summary", "description", "template",
+        "title", "date", "updated", "tags", "draft", "slug", "summary", "description", "template", "toc",
     ]
 
     init(path: String, text: String, mapping: YAMLMapping, timeZone: TimeZone, templateNames: Set<String>) {
@@ -66,6 +66,7 @@ struct FrontMatterReader {
         let updated = mapping.entry("updated").flatMap { self.date($0) }
         let tags = self.tags()
         let draft = bool("draft") ?? false
+        let toc = bool("toc")
         let slug = self.slug(default: Self.stripDatePrefix(baseName))
         // The author's `<!--more-->` comes first, as in Hugo; then `summary:`, then the first paragraph.
         let written = string("summary") ?? string("description")
@@ -77,7 +78,8 @@ struct FrontMatterReader {
         return Post(
             sourcePath: path, title: title, date: date, updated: updated, slug: slug, tags: tags, isDraft: draft,
             summary: summary, description: description, template: template, params: params(), body: body,
-            tagsLocation: mapping.entry("tags").map { SourceLocation(path: path, line: $0.line, column: $0.column) })
+            tagsLocation: mapping.entry("tags").map { SourceLocation(path: path, line: $0.line, column: $0.column) },
+            showsTableOfContents: toc)
     }
 
     mutating func page(body: RenderedMarkdown) -> Page? {

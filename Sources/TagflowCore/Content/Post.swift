@@ -118,17 +118,27 @@ public struct Post: Sendable, Hashable {
         }
     }
 
+    /// Whether its page shows a table of contents (`toc:`); `nil` follows `markdown.toc`.
+    public var showsTableOfContents: Bool? {
+        get { storage.fields.showsTableOfContents }
+        _modify {
+            makeUnique()
+            yield &storage.fields.showsTableOfContents
+        }
+    }
+
     /// Creates a post.
     public init(
         sourcePath: String, title: String, date: ContentDate, updated: ContentDate?, slug: Slug, tags: [String],
         isDraft: Bool, summary: String, description: String, template: String?, params: YAMLMapping,
-        body: RenderedMarkdown, tagsLocation: SourceLocation? = nil
+        body: RenderedMarkdown, tagsLocation: SourceLocation? = nil, showsTableOfContents: Bool? = nil
     ) {
         storage = Storage(
             Fields(
                 sourcePath: sourcePath, title: title, date: date, updated: updated, slug: slug, tags: tags,
                 isDraft: isDraft, summary: summary, description: description, template: template, params: params,
-                body: body, tagKeys: tags.map(TagKey.init), tagsLocation: tagsLocation))
+                body: body, tagKeys: tags.map(TagKey.init), tagsLocation: tagsLocation,
+                showsTableOfContents: showsTableOfContents))
     }
 
     public static func == (lhs: Post, rhs: Post) -> Bool {
@@ -158,6 +168,7 @@ public struct Post: Sendable, Hashable {
         var body: RenderedMarkdown
         var tagKeys: [TagKey]
         var tagsLocation: SourceLocation?
+        var showsTableOfContents: Bool?
     }
 
     /// The box: its fields change only through a post that holds it alone (``makeUnique()``).

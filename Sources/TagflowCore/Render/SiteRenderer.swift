@@ -479,6 +479,11 @@ struct SiteRenderer: Sendable {
             let (content, diagnostics) = contentHTML(post.body, sourcePath: post.sourcePath)
             details["content"] = .text(content)
             details["reading_minutes"] = .number(max(1, (post.body.wordCount + 219) / 220))
+            if post.showsTableOfContents ?? site.config.markdown.toc,
+                let toc = TableOfContents.html(for: post.body.headings)
+            {
+                details["toc"] = .text(toc)
+            }
             if let updated = post.updated {
                 details["updated_display"] = .text(updated.displayDay(in: timeZone))
                 details["updated_rfc3339"] = .text(updated.rfc3339(in: timeZone))

@@ -81,6 +81,9 @@ h1 { font-size: 2rem; margin: 0 0 0.5rem; }
 .content hr { border: 0; border-top: 1px solid var(--rule); margin: 2rem 0; }
 .content li > input[type="checkbox"] { margin-right: 0.4rem; }
 .content .footnotes { font-size: 0.9rem; color: var(--muted); border-top: 1px solid var(--rule); margin-top: 2rem; }
+.toc { border-left: 3px solid var(--rule); padding: 0.25rem 0 0.25rem 1rem; margin: 1rem 0 1.5rem; font-size: 0.95rem; }
+.toc ol { margin: 0; padding-left: 1.25rem; }
+.toc > ol { padding-left: 1rem; }
 .post-nav, .pagination { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 1rem; margin: 2rem 0; }
 .pagination span { color: var(--muted); }
 """# + "\n",
@@ -245,6 +248,11 @@ h1 { font-size: 2rem; margin: 0 0 0.5rem; }
 {{> tag-list}}
 {{/post}}
 </header>
+{{#post.toc}}
+<nav class="toc" aria-label="Contents">
+{{{post.toc}}}
+</nav>
+{{/post.toc}}
 <div class="content">
 {{{post.content}}}
 </div>

@@ -1,4 +1,5 @@
 import Foundation
+import TagflowMarkdown
 import TagflowTesting
 import Testing
 
@@ -247,5 +248,56 @@ import Testing
         let posts = try #require(context.site?.posts)
         #expect(posts.first { $0.title == "A" }?.summary == "Opening paragraph. Second paragraph.")
         #expect(posts.first { $0.title == "B" }?.summary == "Only the first paragraph.")
+    }
+}
+
+/// `toc: true` (or `markdown.toc`) shows the post's h2 and h3 headings, nested, linking to their ids.
+@Suite struct TableOfContentsTests {
+    @Test func nestedListOfH2AndH3() {
+        let markdown = "## Setup\n\n### Fonts\n\n#### Deep\n\n### &lt;Tags&gt;\n\n## Use\n"
+        let headings = MarkdownRenderer(options: MarkdownOptions()).render(markdown).headings
+        let ids = headings.map(\.id)
+        #expect(
+            TableOfContents.html(for: headings)
+                == ##"<ol><li><a href="#\##(ids[0])">Setup</a><ol><li><a href="#\##(ids[1])">Fonts</a></li><li><a href="#\##(ids[3])">&lt;Tags&gt;</a></li></ol></li><li><a href="#\##(ids[4])">Use</a></li></ol>"##
+        )
+        #expect(
+            TableOfContents.html(for: MarkdownRenderer(options: MarkdownOptions()).render("# Only h1\n").headings)
+                == nil)
+    }
+
+    @Test func aPostAsksForItOrTheSiteDoes() async throws {
+        let body = "## One\n\nText.\n\n### One and a half\n\n## Two\n"
+        let fixture = try SiteFixture(
+            """
+            -- site.yml --
+            title: T
+            -- posts/2024-01-01-on.md --
+            ---
+            title: On
+            toc: true
+            ---
+            \(body)
+            -- posts/2024-01-02-off.md --
+            ---
+            title: Off
+            ---
+            \(body)
+            """)
+        defer { fixture.remove() }
+        try await SiteBuilder(siteRoot: fixture.site).build(to: fixture.output)
+        let on = try fixture.output("posts/on/index.html")
+        #expect(on.contains(#"<nav class="toc" aria-label="Contents">"#))
+        #expect(on.contains(##"<a href="#one-and-a-half">One and a half</a>"##), "\(on)")
+        #expect(!(try fixture.output("posts/off/index.html")).contains(#"class="toc""#))
+        // 500 headings make a list of 500 links, not a problem.
+        let many = (0..<500).map { "## Heading \($0)\n\nText.\n" }.joined(separator: "\n")
+        try fixture.write("posts/2024-01-03-many.md", "---\ntitle: Many\ntoc: true\n---\n" + many)
+        try fixture.write("site.yml", "title: T\nmarkdown:\n  toc: true\n")
+        try await SiteBuilder(siteRoot: fixture.site).build(to: fixture.output)
+        #expect((try fixture.output("posts/off/index.html")).contains(#"class="toc""#), "the site's default")
+        #expect(
+            (try fixture.output("posts/many/index.html")).components(separatedBy: "<li><a href=\"#heading-").count
+                == 501)
     }
 }
