@@ -59,6 +59,16 @@ enum SiteFiles {
     ) {
         let url = root.appendingPathComponent(folder)
         let real = url.resolvingSymlinksInPath().path
+        // The folder itself may be a link (`static` → `/etc`): the same rule as for a link inside it.
+        if real != url.standardizedFileURL.path, let problem = linkProblem(to: real, root: root, protected: protected) {
+            diagnostics.append(
+                Diagnostic(
+                    .error,
+                    TagflowError(
+                        location: SourceLocation(path: folder), step: "content", message: problem.message,
+                        hint: problem.hint)))
+            return
+        }
         guard visited.insert(real).inserted else {
             diagnostics.append(
                 Diagnostic(
@@ -106,22 +116,8 @@ enum SiteFiles {
                         skip(.warning, "broken symbolic link; skipping it")
                         continue
                     }
-                    let site = Self.realPath(root.path) ?? root.path
-                    guard target == site || target.hasPrefix(site + "/") else {
-                        skip(
-                            .error, "symbolic link to '\(target)', outside the site folder; it is not read",
-                            hint: "copy the file into the site, or link only to files inside it")
-                        continue
-                    }
-                    let inside = target == site ? "" : String(target.dropFirst(site.count + 1))
-                    if let reached = protected.first(where: {
-                        inside.isEmpty || inside == $0 || inside.hasPrefix($0 + "/") || $0.hasPrefix(inside + "/")
-                    }) {
-                        let linked = inside.isEmpty ? "the site folder" : "'\(inside)'"
-                        skip(
-                            .error,
-                            "symbolic link to \(linked), which holds or is part of '\(reached)'; it would be published",
-                            hint: "link only to files meant to be published")
+                    if let problem = linkProblem(to: target, root: root, protected: protected) {
+                        skip(.error, problem.message, hint: problem.hint)
                         continue
                     }
                 }
@@ -141,6 +137,31 @@ enum SiteFiles {
                 skip(.warning, "broken symbolic link; skipping it")
             }
         }
+    }
+
+    /// Why a link to `target` (a real path) may not be followed: it leads out of the site, or into
+    /// (or to a folder holding) one of `protected`'s site-relative paths; `nil` when it may.
+    private static func linkProblem(to target: String, root: URL, protected: [String]) -> (
+        message: String, hint: String
+    )? {
+        let site = Self.realPath(root.path) ?? root.path
+        guard target == site || target.hasPrefix(site + "/") else {
+            return (
+                "symbolic link to '\(target)', outside the site folder; it is not read",
+                "copy the file into the site, or link only to files inside it"
+            )
+        }
+        let inside = target == site ? "" : String(target.dropFirst(site.count + 1))
+        guard
+            let reached = protected.first(where: {
+                inside.isEmpty || inside == $0 || inside.hasPrefix($0 + "/") || $0.hasPrefix(inside + "/")
+            })
+        else { return nil }
+        let linked = inside.isEmpty ? "the site folder" : "'\(inside)'"
+        return (
+            "symbolic link to \(linked), which holds or is part of '\(reached)'; it would be published",
+            "link only to files meant to be published"
+        )
     }
 
     private static func isSymbolicLink(_ path: String) -> Bool {

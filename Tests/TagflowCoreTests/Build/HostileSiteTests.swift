@@ -55,6 +55,31 @@ import Testing
         #expect(try fixture.output("photo.txt") == "photo\n")
     }
 
+    /// The static folder (or the posts folder) itself may be a link: the same rule holds.
+    @Test func aLinkedStaticOrPostsFolderOutsideTheSiteIsRefused() async throws {
+        let fixture = try SiteFixture("-- site.yml --\ntitle: T\n" + Self.post)
+        defer { fixture.remove() }
+        let outside = fixture.root.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data("secret\n".utf8).write(to: outside.appendingPathComponent("secret.txt"))
+        try FileManager.default.createSymbolicLink(
+            atPath: fixture.site.appendingPathComponent("static").path, withDestinationPath: outside.path)
+        let failure = await #expect(throws: BuildFailure.self) {
+            try await SiteBuilder(siteRoot: fixture.site).build(to: fixture.output)
+        }
+        #expect(
+            failure?.description.hasPrefix("static: error: symbolic link to") == true, "\(failure?.description ?? "")")
+        try FileManager.default.removeItem(at: fixture.site.appendingPathComponent("static"))
+        // A static folder linked to the posts would publish the drafts.
+        try FileManager.default.createSymbolicLink(
+            atPath: fixture.site.appendingPathComponent("static").path, withDestinationPath: "posts")
+        let intoPosts = await #expect(throws: BuildFailure.self) {
+            try await SiteBuilder(siteRoot: fixture.site).build(to: fixture.output)
+        }
+        #expect(intoPosts?.description.contains("which holds or is part of 'posts'") == true)
+        #expect(!FileManager.default.fileExists(atPath: fixture.output.path))
+    }
+
     /// A post linked from outside the site is not read.
     @Test func postLinksOutsideTheSiteAreRefused() async throws {
         let fixture = try SiteFixture("-- site.yml --\ntitle: T\n" + Self.post)
