@@ -128,6 +128,7 @@ var targets: [Target] = [
             "TagflowServer",
             "TagflowChips",
             "TagflowEnhance",
+            "TagflowHTML",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ],

@@ -1,6 +1,7 @@
 import Foundation
 import TagflowChips
 import TagflowCore
+import TagflowHTML
 
 /// `tagflow chips --serve`: chip blocks on request, one JSON object a line, for the adapters of
 /// other generators (Jekyll, Python-Markdown, MkDocs, Pelican), which keep one process for a
@@ -52,7 +53,15 @@ struct ChipServer {
             guard let fields = item as? [String: Any], let label = fields["label"] as? String, !label.isEmpty else {
                 throw RequestError(message: "chips[\(index)] needs a \"label\"")
             }
-            var chip = Chip(label: label, url: fields["url"] as? String)
+            let url = fields["url"] as? String
+            // The policy a chips block in Markdown follows; `"unsafe": true` on the request lifts it.
+            if let url, object["unsafe"] as? Bool != true, !URLPolicy.isSafe(url) {
+                throw RequestError(
+                    message:
+                        "chips[\(index)] links to '\(url)', which is not allowed (javascript:, vbscript:, file:, data:)"
+                )
+            }
+            var chip = Chip(label: label, url: url)
             chip.count = (fields["count"] as? NSNumber)?.intValue
             chip.weight = max(0, (fields["weight"] as? NSNumber)?.intValue ?? 0)
             chip.isCurrent = fields["current"] as? Bool ?? false

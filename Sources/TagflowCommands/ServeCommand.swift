@@ -152,6 +152,10 @@ extension ServeCommand {
         var limit = rlimit()
         guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
+        #if canImport(Darwin)
+            // macOS refuses an unlimited soft limit for open files.
+            limit.rlim_cur = min(limit.rlim_max, rlim_t(OPEN_MAX))
+        #endif
         _ = setrlimit(RLIMIT_NOFILE_VALUE, &limit)
     }
 }

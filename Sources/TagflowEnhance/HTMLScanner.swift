@@ -55,7 +55,17 @@ enum HTMLScanner {
                 let end: Int
                 let kind: HTMLToken.Kind
                 if starts(bytes, at: index, with: "<!--") {
-                    end = find(bytes, "-->", from: index + 4).map { $0 + 3 } ?? count
+                    // As a browser ends it: `<!-->` and `<!--->` are whole comments, and `--!>`
+                    // ends one as `-->` does.
+                    if starts(bytes, at: index, with: "<!-->") {
+                        end = index + 5
+                    } else if starts(bytes, at: index, with: "<!--->") {
+                        end = index + 6
+                    } else {
+                        let close = find(bytes, "-->", from: index + 4).map { $0 + 3 } ?? count
+                        let bang = find(bytes, "--!>", from: index + 4).map { $0 + 4 } ?? count
+                        end = min(close, bang)
+                    }
                     kind = .comment
                 } else if starts(bytes, at: index, with: "<![CDATA[") {
                     end = find(bytes, "]]>", from: index + 9).map { $0 + 3 } ?? count

@@ -9,13 +9,20 @@ public struct ListRule: Sendable, Hashable {
     public var isWeighted: Bool
     /// Where the rule comes from, for messages (`--selector 'ul.tags'`, `preset hugo`).
     public var origin: String
+    /// When set, every item must link within the site (no scheme, no `//host`), or the element is
+    /// left alone: a post's list of links to other sites (`…/releases/tag/v1.2`) is not a tag list.
+    public var requiresSiteLinks: Bool
 
     /// Creates a rule.
-    public init(selector: Selector, itemFilter: Selector? = nil, isWeighted: Bool = false, origin: String) {
+    public init(
+        selector: Selector, itemFilter: Selector? = nil, isWeighted: Bool = false, origin: String,
+        requiresSiteLinks: Bool = false
+    ) {
         self.selector = selector
         self.itemFilter = itemFilter
         self.isWeighted = isWeighted
         self.origin = origin
+        self.requiresSiteLinks = requiresSiteLinks
     }
 }
 
@@ -31,7 +38,9 @@ public enum ListPresets {
             // The presets are written here and tested; a typo is a programming error.
             guard let selector = try? Selector(list), let filter = items.map({ try? Selector($0) }) ?? .some(nil)
             else { preconditionFailure("preset \(name): bad selector") }
-            return ListRule(selector: selector, itemFilter: filter, isWeighted: weighted, origin: "preset \(name)")
+            return ListRule(
+                selector: selector, itemFilter: filter, isWeighted: weighted, origin: "preset \(name)",
+                requiresSiteLinks: filter != nil)
         }
         return [
             // PaperMod and themes that copy its markup; `ul.tags` is the common minimal theme's.

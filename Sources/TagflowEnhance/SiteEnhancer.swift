@@ -182,7 +182,9 @@ public struct SiteEnhancer: Sendable {
             guard name.hasSuffix(".html") || name.hasSuffix(".htm") else { continue }
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
             let path = url.standardizedFileURL.path
-            found.append(path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : url.lastPathComponent)
+            // Never guess a path: a file written to the wrong one would replace another page.
+            guard path.hasPrefix(base + "/") else { continue }
+            found.append(String(path.dropFirst(base.count + 1)))
         }
         return found.sorted()
     }

@@ -252,6 +252,9 @@ enum TagListFinder {
         {
             return nil
         }
+        if rule?.requiresSiteLinks == true {
+            guard let href = link?.attribute("href"), !href.hasPrefix("//"), !href.contains("://") else { return nil }
+        }
         let label = collapsed(text(of: labelled, skippingCounts: true))
         guard !label.isEmpty else { return nil }
         var chip = Chip(label: label, url: link?.attribute("href"))

@@ -66,6 +66,7 @@ import Testing
             {"chips": [{"label": "Swift", "url": "/tags/swift/", "count": 9}, {"label": "Go", "count": 1}], "weighted": true, "label": "Cloud"}
             not json
             {"chips": []}
+            {"chips": [{"label": "x", "url": "javascript:alert(1)"}]}
             {"css": true}
 
             """
@@ -74,10 +75,11 @@ import Testing
         let answers = run.output.split(separator: "\n").map {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: String] ?? [:]
         }
-        #expect(answers.count == 4)
+        #expect(answers.count == 5)
         #expect(answers[0]["html"]?.contains(#"aria-label="Cloud""#) == true)
         #expect(answers[0]["html"]?.contains(#"class="tf-w"#) == true, "weighted by count")
         #expect(answers[1]["error"] != nil && answers[2]["error"] != nil)
-        #expect(answers[3]["css"]?.contains(".tf-chips") == true)
+        #expect(answers[3]["error"]?.contains("not allowed") == true)
+        #expect(answers[4]["css"]?.contains(".tf-chips") == true)
     }
 }

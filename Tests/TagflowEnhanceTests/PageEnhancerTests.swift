@@ -144,6 +144,28 @@ import Testing
         #expect(text.contains(">Swift</a>") && text.contains(">Go</a>"))
     }
 
+    /// A browser ends a comment at `<!-->` too: the scanner must, or the list's end would be
+    /// hidden and its splice would swallow the text after it.
+    @Test func abruptCommentsEndWhereABrowserEndsThem() throws {
+        for comment in ["<!-->", "<!--->", "<!-- x --!>"] {
+            let html = #"<ul data-tagflow><li><a href="/a/">a</a></li>\#(comment)</ul><p>Post text.</p><!-- y -->"#
+            let (output, result) = Self.enhanced(html)
+            #expect(result.replaced == 1, "\(comment)")
+            #expect(output?.hasSuffix("<p>Post text.</p><!-- y -->") == true, "\(comment): \(output ?? "")")
+        }
+    }
+
+    /// A preset takes only lists of links within the site: a post's list of release links to
+    /// another site (`…/releases/tag/v1.2`) stays as it is.
+    @Test func presetsTakeOnlyListsOfSiteLinks() throws {
+        let html = """
+            <div id="content"><ul><li><a href="https://github.com/o/r/releases/tag/v1.2">v1.2</a></li>
+            <li><a href="//example.org/tag/x">x</a></li></ul></div>
+            """
+        let (output, _) = Self.enhanced(html, ListPresets.all["pelican"] ?? [])
+        #expect(output == nil)
+    }
+
     @Test func unclosedListItemsAndUppercaseTags() throws {
         let (output, result) = Self.enhanced("<UL DATA-TAGFLOW><LI><A HREF='/a/'>A</A><LI>B</UL><p>after</p>")
         #expect(result.replaced == 1)

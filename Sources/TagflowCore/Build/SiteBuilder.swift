@@ -435,8 +435,12 @@ public struct SiteBuilder: Sendable {
     ) {
         let folder = context.config.paths.static
         let paths = context.config.paths
-        let protected = (sourceFolders(context.config).filter { $0 != paths.static } + [paths.output, "site.yml"])
-            .map(SiteConfig.Paths.normalized).filter { !$0.isEmpty }
+        // Hidden entries at the site's top (`.git`, `.env`, the build cache) are never published.
+        let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: context.siteRoot.path)) ?? [])
+            .filter { $0.hasPrefix(".") }
+        let protected =
+            (sourceFolders(context.config).filter { $0 != paths.static } + [paths.output, "site.yml"])
+            .map(SiteConfig.Paths.normalized).filter { !$0.isEmpty } + hidden
         let listing = SiteFiles.allFiles(under: folder, in: context.siteRoot, protected: protected)
         let files = listing.files.map { path in
             (context.siteRoot.appendingPathComponent(path), String(path.dropFirst(folder.count + 1)))

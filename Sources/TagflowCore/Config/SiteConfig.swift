@@ -161,7 +161,7 @@ extension SiteConfig {
         }
         var reader = ConfigReader(path: path, lines: lines)
         var config = SiteConfig()
-        var staticEntry: YAMLMapping.Entry?
+        var pathsEntry: YAMLMapping.Entry?
         reader.read(mapping, prefix: "") { key, entry, reader in
             switch key {
             case "title": reader.string(entry) { config.title = $0 }
@@ -183,10 +183,14 @@ extension SiteConfig {
                 }
             case "posts_per_page": reader.positiveInt(entry) { config.postsPerPage = $0 }
             case "feed_entries": reader.positiveInt(entry) { config.feedEntries = $0 }
-            case "paths.content": reader.relativePath(entry) { config.paths.content = $0 }
-            case "paths.templates": reader.relativePath(entry) { config.paths.templates = $0 }
+            case "paths.content":
+                pathsEntry = pathsEntry ?? entry
+                reader.relativePath(entry) { config.paths.content = $0 }
+            case "paths.templates":
+                pathsEntry = pathsEntry ?? entry
+                reader.relativePath(entry) { config.paths.templates = $0 }
             case "paths.static":
-                staticEntry = entry
+                pathsEntry = entry
                 reader.relativePath(entry) { config.paths.static = $0 }
             case "paths.output": reader.string(entry) { config.paths.output = $0 }
             case "markdown.unsafe": reader.bool(entry) { config.markdown.unsafe = $0 }
@@ -258,8 +262,8 @@ extension SiteConfig {
             }
             return true
         }
-        if let staticEntry, let problem = config.paths.staticFolderProblem {
-            reader.error(staticEntry, problem, hint: "keep the files to copy in a folder of their own, such as static/")
+        if let pathsEntry, let problem = config.paths.staticFolderProblem {
+            reader.error(pathsEntry, problem, hint: "keep the files to copy in a folder of their own, such as static/")
         }
         if reader.diagnostics.contains(where: { $0.severity == .error }) {
             throw BuildFailure(diagnostics: reader.diagnostics.sortedForDisplay())

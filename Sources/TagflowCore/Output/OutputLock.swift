@@ -25,9 +25,14 @@ final class OutputLock: Sendable {
     }
 
     /// The lock file's path for an output folder.
+    ///
+    /// It is the folder the build writes, through a symbolic link (`_site` → `/srv/www`), that
+    /// is locked; a mount point's lock is inside it, as its parent may not be writable.
     static func path(for output: URL) -> String {
-        let folder = output.standardizedFileURL
-        return folder.deletingLastPathComponent().path + "/.\(folder.lastPathComponent).tagflow-lock"
+        let folder = OutputWriter.followingLinks(output.standardizedFileURL)
+        let name = ".\(folder.lastPathComponent).tagflow-lock"
+        if OutputWriter.isMountPoint(folder) { return folder.path + "/" + name }
+        return folder.deletingLastPathComponent().path + "/" + name
     }
 
     /// Takes the lock of `output`, making its parent folder if needed.
@@ -36,7 +41,7 @@ final class OutputLock: Sendable {
     static func acquire(for output: URL) throws(BuildFailure) -> OutputLock {
         let lockPath = path(for: output)
         try? FileManager.default.createDirectory(
-            at: output.standardizedFileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            at: URL(fileURLWithPath: lockPath).deletingLastPathComponent(), withIntermediateDirectories: true)
         while true {
             let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {

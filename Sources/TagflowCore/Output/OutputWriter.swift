@@ -126,7 +126,10 @@ struct OutputWriter: Sendable {
             guard isDirectory.boolValue else {
                 throw refuse("the output path exists and is not a folder", hint: "remove it or choose another --output")
             }
-            let contents = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
+            // Tagflow's own lock file is there during a build; a mount point may hold `lost+found`.
+            let contents = ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).filter {
+                $0 != ".\(name).tagflow-lock" && !(isMountPoint && $0 == "lost+found")
+            }
             // A mount point's own staging or retired folder shows a build stopped half-way.
             let isTagflows =
                 contents.contains(Self.markerName)
@@ -394,27 +397,51 @@ struct OutputWriter: Sendable {
     /// The old entries go into a retired folder, then the new ones are moved in, each by one
     /// rename. A visitor may see old and new pages side by side for those moments, but never a
     /// half-written file; a build stopped between the renames is repaired by the next one.
+    ///
+    /// The marker goes in last, so a folder with a marker holds a whole site. If a rename fails,
+    /// the old entries are put back; a build killed half-way is undone by the next one
+    /// (``removeLeftovers()``), which puts the old site back before it starts.
     private func replaceEntries(with staging: URL) throws {
         let manager = FileManager.default
         let retired = target.appendingPathComponent("\(retiredPrefix)\(getpid())")
         Self.removeTree(retired)
         try manager.createDirectory(at: retired, withIntermediateDirectories: false)
-        func move(_ name: String, from source: URL, to destination: URL) throws {
-            let from = source.appendingPathComponent(name).path
-            let to = destination.appendingPathComponent(name).path
-            guard rename(from, to) == 0 else {
-                throw CocoaError.posix(.fileWriteUnknown, errno, path: to)
-            }
-        }
-        for name in try manager.contentsOfDirectory(atPath: target.path).sorted()
-        where !name.hasPrefix(temporaryPrefix) && !name.hasPrefix(retiredPrefix) {
-            try move(name, from: target, to: retired)
-        }
-        for name in try manager.contentsOfDirectory(atPath: staging.path).sorted() {
-            try move(name, from: staging, to: target)
+        do {
+            for name in try ownEntries(of: target) { try Self.move(name, from: target, to: retired) }
+            let new = try manager.contentsOfDirectory(atPath: staging.path).sorted()
+            for name in new where name != Self.markerName { try Self.move(name, from: staging, to: target) }
+            if new.contains(Self.markerName) { try Self.move(Self.markerName, from: staging, to: target) }
+        } catch {
+            restore(from: retired, setAsideInto: staging)
+            throw error
         }
         Self.removeTree(retired)
         Self.removeTree(staging)
+    }
+
+    /// The entries of a mount point that are the site's: not Tagflow's own staging, retired and
+    /// lock entries, nor the file system's `lost+found`.
+    private func ownEntries(of folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().filter {
+            !$0.hasPrefix(".\(name).tagflow-") && $0 != "lost+found"
+        }
+    }
+
+    /// Puts a mount point's retired entries back: what is there now (a new site's first entries)
+    /// goes into `setAside`, to be removed with it.
+    private func restore(from retired: URL, setAsideInto setAside: URL) {
+        try? FileManager.default.createDirectory(at: setAside, withIntermediateDirectories: true)
+        for name in (try? ownEntries(of: target)) ?? [] { try? Self.move(name, from: target, to: setAside) }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: retired.path)) ?? [] {
+            try? Self.move(name, from: retired, to: target)
+        }
+        Self.removeTree(retired)
+    }
+
+    private static func move(_ name: String, from source: URL, to destination: URL) throws {
+        let from = source.appendingPathComponent(name).path
+        let to = destination.appendingPathComponent(name).path
+        guard rename(from, to) == 0 else { throw CocoaError.posix(.fileWriteUnknown, errno, path: to) }
     }
 
     /// The build failure for a page or asset that could not be written into `folder`.
@@ -474,6 +501,12 @@ struct OutputWriter: Sendable {
             let url = parent.appendingPathComponent(name)
             if !isMountPoint, name.hasPrefix(retiredPrefix), !manager.fileExists(atPath: target.path) {
                 try? manager.moveItem(at: url, to: target)
+            } else if isMountPoint, name.hasPrefix(retiredPrefix),
+                !manager.fileExists(atPath: target.appendingPathComponent(Self.markerName).path)
+            {
+                // Killed between taking the old site out and putting the whole new one in.
+                restore(from: url, setAsideInto: parent.appendingPathComponent("\(temporaryPrefix)\(getpid())-aside"))
+                Self.removeTree(parent.appendingPathComponent("\(temporaryPrefix)\(getpid())-aside"))
             } else {
                 Self.removeTree(url)
             }

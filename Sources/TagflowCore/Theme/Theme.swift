@@ -238,13 +238,15 @@ public struct Theme: Sendable {
 
     /// Where a template's sections first nest deeper than ``maximumSectionDepth``, or `nil`.
     ///
-    /// The line and column (1-based) are the opening tag's. Counting stops at a delimiter change,
-    /// which no template of that depth needs.
+    /// The line and column (1-based) are the opening tag's. A delimiter change (`{{=<% %>=}}`)
+    /// is followed, as the parser follows it.
     static func tooDeepSection(in text: String) -> (line: Int, column: Int, lineText: String)? {
         var depth = 0
+        var opening = "{{"
+        var closing = "}}"
         for (lineIndex, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var rest = line[...]
-            while let open = rest.range(of: "{{") {
+            while let open = rest.range(of: opening) {
                 let sigil = rest[open.upperBound...].first
                 rest = rest[open.upperBound...]
                 switch sigil {
@@ -255,7 +257,16 @@ public struct Theme: Sendable {
                         return (lineIndex + 1, column, String(line))
                     }
                 case "/": depth = max(0, depth - 1)
-                case "=": return nil
+                case "=":
+                    // `{{=<% %>=}}`: the two new delimiters, between `=` and `=` + the old closing.
+                    guard let end = rest.range(of: "=" + closing) else { continue }
+                    let parts = rest[rest.index(after: rest.startIndex)..<end.lowerBound]
+                        .split(whereSeparator: { $0 == " " || $0 == "\t" })
+                    if parts.count == 2 {
+                        opening = String(parts[0])
+                        closing = String(parts[1])
+                    }
+                    rest = rest[end.upperBound...]
                 default: break
                 }
             }

@@ -80,6 +80,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.output.path))
     }
 
+    /// Hidden entries at the site's top (`.git`, `.env`) are never published through a link, and
+    /// no paths setting may put the sources inside the static folder.
+    @Test func gitAndSourcesInStaticAreRefused() async throws {
+        let fixture = try SiteFixture("-- site.yml --\ntitle: T\n" + Self.post + "-- .git/config --\n[remote]\n")
+        defer { fixture.remove() }
+        try FileManager.default.createDirectory(
+            at: fixture.site.appendingPathComponent("static"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: fixture.site.appendingPathComponent("static/g").path, withDestinationPath: "../.git")
+        let failure = await #expect(throws: BuildFailure.self) {
+            try await SiteBuilder(siteRoot: fixture.site).build(to: fixture.output)
+        }
+        #expect(
+            failure?.description.contains("which holds or is part of '.git'") == true, "\(failure?.description ?? "")")
+        try FileManager.default.removeItem(at: fixture.site.appendingPathComponent("static/g"))
+        try fixture.write("site.yml", "title: T\npaths:\n  content: static\n")
+        let content = await #expect(throws: BuildFailure.self) {
+            try await SiteBuilder(siteRoot: fixture.site).build(to: fixture.output)
+        }
+        #expect(
+            content?.description.contains("site.yml:3:3: error: 'paths.static'") == true,
+            "\(content?.description ?? "")")
+    }
+
     /// A post linked from outside the site is not read.
     @Test func postLinksOutsideTheSiteAreRefused() async throws {
         let fixture = try SiteFixture("-- site.yml --\ntitle: T\n" + Self.post)
@@ -212,6 +236,10 @@ import Testing
         #expect(
             failure?.description.hasPrefix("templates/post.mustache:2:601: error: sections nested more than 100 deep")
                 == true, "\(failure?.description ?? "")")
+        // A delimiter change does not hide the depth.
+        let changed =
+            "{{=<% %>=}}\n" + String(repeating: "<%#a%>", count: 150) + String(repeating: "<%/a%>", count: 150)
+        #expect(Theme.tooDeepSection(in: changed)?.line == 2)
         // A hundred levels are fine.
         let fine = String(repeating: "{{#a}}", count: 100) + String(repeating: "{{/a}}", count: 100)
         #expect(Theme.tooDeepSection(in: fine) == nil)

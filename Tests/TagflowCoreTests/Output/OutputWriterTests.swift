@@ -50,6 +50,19 @@ import Testing
             try FileManager.default.contentsOfDirectory(atPath: fixture.output.path).sorted() == [
                 OutputWriter.markerName, "c.html",
             ])
+        // A build killed after taking the old site out: the next one puts it back first.
+        let retired = fixture.output.appendingPathComponent(".out.tagflow-old-999999")
+        try FileManager.default.createDirectory(at: retired, withIntermediateDirectories: true)
+        for name in [OutputWriter.markerName, "c.html"] {
+            try FileManager.default.moveItem(
+                at: fixture.output.appendingPathComponent(name), to: retired.appendingPathComponent(name))
+        }
+        try Data("half".utf8).write(to: fixture.output.appendingPathComponent("half-new.html"))
+        writer.removeLeftovers()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.output.path).sorted() == [
+                OutputWriter.markerName, "c.html",
+            ])
         #expect(OutputWriter.isMountPoint(URL(fileURLWithPath: "/proc")), "a real mount point is found")
         #expect(!OutputWriter.isMountPoint(fixture.output))
     }
