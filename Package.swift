@@ -182,7 +182,7 @@ var targets: [Target] = [
     .testTarget(
         name: "TagflowServerTests",
         dependencies: [
-            "TagflowServer", "TagflowCore", "TagflowTesting",
+            "TagflowServer", "TagflowCore", "TagflowTesting", "CTagflowSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
