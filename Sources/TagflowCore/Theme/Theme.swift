@@ -259,9 +259,9 @@ public struct Theme: Sendable {
                 case "/": depth = max(0, depth - 1)
                 case "=":
                     // `{{=<% %>=}}`: the two new delimiters, between `=` and `=` + the old closing.
-                    guard let end = rest.range(of: "=" + closing) else { continue }
-                    let parts = rest[rest.index(after: rest.startIndex)..<end.lowerBound]
-                        .split(whereSeparator: { $0 == " " || $0 == "\t" })
+                    let body = rest.dropFirst()
+                    guard let end = body.range(of: "=" + closing) else { continue }
+                    let parts = body[..<end.lowerBound].split(whereSeparator: { $0 == " " || $0 == "\t" })
                     if parts.count == 2 {
                         opening = String(parts[0])
                         closing = String(parts[1])

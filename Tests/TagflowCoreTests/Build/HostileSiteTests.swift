@@ -240,6 +240,8 @@ import Testing
         let changed =
             "{{=<% %>=}}\n" + String(repeating: "<%#a%>", count: 150) + String(repeating: "<%/a%>", count: 150)
         #expect(Theme.tooDeepSection(in: changed)?.line == 2)
+        // A malformed delimiter tag (found by FuzzTemplate) is no crash.
+        #expect(Theme.tooDeepSection(in: "{{#a}}{{=}}<%x%>\n{{{=<% %>=}}<%x%>\n{{=") == nil)
         // A hundred levels are fine.
         let fine = String(repeating: "{{#a}}", count: 100) + String(repeating: "{{/a}}", count: 100)
         #expect(Theme.tooDeepSection(in: fine) == nil)
