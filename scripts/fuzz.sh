@@ -10,6 +10,9 @@
 # cmark-gfm and libyaml's C code come from the system (cmark-gfm) or are built without coverage
 # instrumentation, so the fuzzer is guided by the Swift code and ASan sees only Swift/CYaml frames.
 # The font reader (TagflowMetrics) is fuzzed by scripts/fuzz-font.sh, run here as FuzzFontReader.
+# FUZZ_SEED=N fixes libFuzzer's seed (and Swift's hashing), so a run explores the same inputs each
+# time: CI uses it, so that a commit passes or fails the same way on every run. Without it each
+# run explores afresh, which is what a long local run is for.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +27,11 @@ only="${1:-}"
 seconds="${2:-60}"
 scratch=.build-fuzz
 export TAGFLOW_FUZZ=1
+seed_flags=()
+if [ -n "${FUZZ_SEED:-}" ]; then
+    seed_flags=(-seed="$FUZZ_SEED")
+    export SWIFT_DETERMINISTIC_HASHING=1
+fi
 
 for target in "${TARGETS[@]}"; do
     [ -z "$only" ] || [ "$only" = "$target" ] || continue
@@ -37,11 +45,11 @@ for target in "${TARGETS[@]}"; do
     cpu=() && command -v /usr/bin/time >/dev/null && cpu=(/usr/bin/time -f "-- $target: %U s user + %S s system CPU")
     "${cpu[@]}" "$scratch/release/$target" "$corpus" "Fuzz/Corpus/$target" \
         -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-        -print_final_stats=1 -artifact_prefix="$scratch/crash-$target-" 2>&1 | tail -n 12 || status=$?
+        -print_final_stats=1 ${seed_flags[@]+"${seed_flags[@]}"} -artifact_prefix="$scratch/crash-$target-" 2>&1 | tail -n 12 || status=$?
     echo "-- $target: $(( $(date +%s) - start )) s wall, exit $status"
     [ "$status" -eq 0 ] || exit "$status"
 done
 if [ -z "$only" ] || [ "$only" = "FuzzFontReader" ]; then
     echo "== FuzzFontReader (${seconds}s)"
-    scripts/fuzz-font.sh "$seconds" -print_final_stats=1 2>&1 | tail -n 12
+    scripts/fuzz-font.sh "$seconds" -print_final_stats=1 ${seed_flags[@]+"${seed_flags[@]}"} 2>&1 | tail -n 12
 fi

@@ -113,7 +113,8 @@ public struct Theme: Sendable {
                         .error,
                         TagflowError(
                             location: SourceLocation(
-                                path: source.path, line: max(error.context.lineNumber - 1, 1),
+                                path: source.path,
+                                line: Self.line(ofParserLine: error.context.lineNumber - 1, in: source.text),
                                 column: error.context.columnNumber),
                             step: "templates", message: "template syntax error: \(describe(error.error))",
                             hint: "check that every {{#section}} has a matching {{/section}}",
@@ -272,6 +273,22 @@ public struct Theme: Sendable {
             }
         }
         return nil
+    }
+
+    /// The 1-based line, counting only `\n`, of swift-mustache's line `parserLine`.
+    ///
+    /// The parser counts every `Character.isNewline` (form feed, U+2028…) as a line break, so its
+    /// line numbers drift from the editor's on such text; its column and line text are already
+    /// `\n`-based.
+    static func line(ofParserLine parserLine: Int, in text: String) -> Int {
+        var breaks = 0
+        var lines = 1
+        for character in text where character.isNewline {
+            guard breaks < parserLine - 1 else { break }
+            breaks += 1
+            if character.unicodeScalars.contains("\n") { lines += 1 }
+        }
+        return lines
     }
 
     /// `{{> name}}` / `{{< name}}` tags with their line and column (1-based).

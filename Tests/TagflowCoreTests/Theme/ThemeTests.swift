@@ -87,6 +87,16 @@ import Testing
         #expect(problem.message.contains("template syntax error"))
     }
 
+    /// The parser breaks lines at form feeds and U+2028 too; an editor does not (found by FuzzTemplate).
+    @Test func syntaxErrorLineCountsOnlyLineFeeds() throws {
+        let problem = try Self.firstProblem(
+            loading: "-- templates/post.mustache --\n<p>a\u{0C}b\u{2028}c</p>\n{{#post}}\n{{/poster}}\n")
+        #expect(problem.location?.line == 3)
+        #expect(problem.sourceLine == "{{/poster}}")
+        #expect(Theme.line(ofParserLine: 4, in: "a\u{0C}b\r\nc\n") == 3)
+        #expect(Theme.line(ofParserLine: 99, in: "a\nb") == 2)
+    }
+
     @Test func missingPartialIsAnError() throws {
         let fixture = try SiteFixture("-- templates/page.mustache --\n<main>\n  {{> sidebar}}\n</main>\n")
         defer { fixture.remove() }
