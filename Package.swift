@@ -67,8 +67,8 @@ var targets: [Target] = [
         name: "TagflowChips", dependencies: ["TagflowLayout", "TagflowMetrics", "TagflowHTML"],
         swiftSettings: swiftSettings),
     .testTarget(name: "TagflowChipsTests", dependencies: ["TagflowChips"], swiftSettings: swiftSettings),
-    // Chip blocks in any generator's built HTML: an HTML scanner that replaces elements byte for
-    // byte, CSS-like selectors, presets for popular themes (`tagflow enhance`).
+    // Chip blocks in any generator's built HTML: elements replaced byte for byte (through
+    // TagflowHTML's scanner), CSS-like selectors, presets for popular themes (`tagflow enhance`).
     .target(name: "TagflowEnhance", dependencies: ["TagflowChips", "TagflowHTML"], swiftSettings: swiftSettings),
     .testTarget(
         name: "TagflowEnhanceTests", dependencies: ["TagflowEnhance", "TagflowChips"], swiftSettings: swiftSettings),

@@ -1,3 +1,5 @@
+import TagflowHTML
+
 /// A small subset of CSS selectors, enough to name the tag lists of a theme: type (`ul`),
 /// `.class`, `#id`, `[attr]`, `[attr=value]`, `[attr~=value]`, `[attr*=value]`, `[attr^=value]`,
 /// `[attr$=value]`, the universal `*`, the descendant (space) and child (`>`) combinators, and

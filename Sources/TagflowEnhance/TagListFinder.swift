@@ -1,5 +1,6 @@
 import Foundation
 import TagflowChips
+import TagflowHTML
 
 /// A tag list found in a page: where it is, which rule found it, and its chips (or why it is
 /// left as it was).

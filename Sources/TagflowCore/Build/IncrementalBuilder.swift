@@ -356,7 +356,8 @@ public actor IncrementalBuilder {
                 guard let theme = context.theme else { return nil }
                 taxonomyDiagnostics = taxonomy
                 renderer = await SiteRenderer(
-                    site: site, theme: theme, hooks: context.plugins, tagCountReads: state.renderer.tagCountReads
+                    site: site, theme: theme, hooks: context.plugins, images: state.renderer.images,
+                    tagCountReads: state.renderer.tagCountReads
                 ).prepared(digests: Self.digests(of: site, state.files), reusing: state.renderer)
                 assembled = (duplicates, Self.postIndices(site))
             }

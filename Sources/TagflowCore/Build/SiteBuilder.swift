@@ -499,7 +499,9 @@ public struct SiteBuilder: Sendable {
         let renderStart = ContinuousClock.now
         context.progress?.begin("render")
         let staging = try writer.beginStaging()
-        let unprepared = SiteRenderer(site: site, theme: theme, hooks: context.plugins, tagCountReads: tagCountReads)
+        let unprepared = SiteRenderer(
+            site: site, theme: theme, hooks: context.plugins,
+            images: ContentImages(staticFiles: context.staticFiles, config: site.config), tagCountReads: tagCountReads)
         let jobs = unprepared.jobs
         // The folders are made while the summaries are prepared and the pages rendered.
         let folders = FolderMaker(
@@ -599,7 +601,10 @@ public struct SiteBuilder: Sendable {
         }
         let renderStart = ContinuousClock.now
         context.progress?.begin("render")
-        let renderer = await SiteRenderer(site: site, theme: theme, hooks: context.plugins).prepared(digests: digests)
+        let renderer = await SiteRenderer(
+            site: site, theme: theme, hooks: context.plugins,
+            images: ContentImages(staticFiles: context.staticFiles, config: site.config)
+        ).prepared(digests: digests)
         let jobs = renderer.jobs
         let planned = zip(jobs, renderer.keys(of: jobs)).map { job, key in
             (job: job, path: renderer.outputPath(of: job), key: key?.description)
@@ -660,7 +665,9 @@ public struct SiteBuilder: Sendable {
     static func render(_ context: inout BuildContext) async throws(BuildFailure) {
         await finishLoadingTheme(&context)
         guard let site = context.site, let theme = context.theme else { return }
-        let renderer = SiteRenderer(site: site, theme: theme, hooks: context.plugins)
+        let renderer = SiteRenderer(
+            site: site, theme: theme, hooks: context.plugins,
+            images: ContentImages(staticFiles: context.staticFiles, config: site.config))
         let (files, diagnostics) = await renderer.render(progress: context.progress)
         context.diagnostics += diagnostics
         var rendered = files

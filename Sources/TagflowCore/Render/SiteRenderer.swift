@@ -101,13 +101,15 @@ struct SiteRenderer: Sendable {
     ///   - site: The site to render.
     ///   - theme: The templates.
     ///   - hooks: What the plugins installed.
+    ///   - images: Sizes the images of posts and pages.
     ///   - tagCountReads: Where pages note that they showed a tag's count in a post's tag list,
     ///     for a renderer whose keys leave the counts out of what lists show of a post until one
     ///     does (`tagflow serve`); `nil`: the counts are always in the keys.
-    init(site: Site, theme: Theme, hooks: PluginContext, tagCountReads: NameReads? = nil) {
+    init(site: Site, theme: Theme, hooks: PluginContext, images: ContentImages, tagCountReads: NameReads? = nil) {
         self.site = site
         self.theme = theme
         self.hooks = hooks
+        self.images = images
         let routes = Routes(config: site.config)
         self.routes = routes
         self.timeZone = ContentDate.timeZone(named: site.config.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
@@ -117,7 +119,9 @@ struct SiteRenderer: Sendable {
         self.postTagContexts = Self.postTagContexts(tagLinks, reads: tagCountReads)
     }
 
-    /// Where pages note that they showed a tag's count in a post's tag list (see ``init(site:theme:hooks:tagCountReads:)``).
+    /// Sizes the images of posts and pages from the static files.
+    let images: ContentImages
+    /// Where pages note that they showed a tag's count in a post's tag list (see ``init(site:theme:hooks:images:tagCountReads:)``).
     let tagCountReads: NameReads?
     /// Each tag's context in the tag lists of posts, watching `count`; shared by every post.
     private(set) var postTagContexts: [SharedContext]
@@ -476,7 +480,7 @@ struct SiteRenderer: Sendable {
             let path = self.path(of: job)
             var context = base(path: path, title: post.title, description: post.description)
             var details = summary(of: index, role: .post)
-            let (content, diagnostics) = contentHTML(post.body, sourcePath: post.sourcePath)
+            let (content, diagnostics) = contentHTML(post.body, sourcePath: post.sourcePath, pagePath: path)
             details["content"] = .text(content)
             details["reading_minutes"] = .number(max(1, (post.body.wordCount + 219) / 220))
             if post.showsTableOfContents ?? site.config.markdown.toc,
@@ -497,7 +501,7 @@ struct SiteRenderer: Sendable {
             let item = site.pages[index]
             let path = self.path(of: job)
             var context = base(path: path, title: item.title, description: item.description)
-            let (content, diagnostics) = contentHTML(item.body, sourcePath: item.sourcePath)
+            let (content, diagnostics) = contentHTML(item.body, sourcePath: item.sourcePath, pagePath: path)
             if case .object(var details)? = context["page"] {
                 details["content"] = .text(content)
                 details["params"] = Self.templateValue(.map(item.params))
@@ -678,8 +682,9 @@ struct SiteRenderer: Sendable {
         return context
     }
 
-    private func contentHTML(_ body: RenderedMarkdown, sourcePath: String) -> (String, [Diagnostic]) {
-        guard !body.embeds.isEmpty else { return (body.html, []) }
+    /// A post's or page's content: embeds drawn (a diagnostic for each that fails), images sized.
+    private func contentHTML(_ body: RenderedMarkdown, sourcePath: String, pagePath: String) -> (String, [Diagnostic]) {
+        guard !body.embeds.isEmpty else { return (images.sized(body.html, pagePath: pagePath), []) }
         var html = body.html
         var diagnostics: [Diagnostic] = []
         for embed in body.embeds {
@@ -700,7 +705,7 @@ struct SiteRenderer: Sendable {
                             message: "```\(embed.language) block: \(error)", underlying: error)))
             }
         }
-        return (html, diagnostics)
+        return (images.sized(html, pagePath: pagePath), diagnostics)
     }
 
     private func feedContext() -> TemplateObject {
@@ -725,7 +730,7 @@ struct SiteRenderer: Sendable {
                         "date_rfc3339": .text(post.date.rfc3339(in: timeZone)),
                         "updated_rfc3339": .text((post.updated ?? post.date).rfc3339(in: timeZone)),
                         "summary": .text(post.summary),
-                        "content": .text(contentHTML(post.body, sourcePath: post.sourcePath).0),
+                        "content": .text(contentHTML(post.body, sourcePath: post.sourcePath, pagePath: path).0),
                         "tags": .list(
                             post.tagKeys.compactMap { site.taxonomy[$0] }.map { .object(["name": .text($0.name)]) }),
                     ])

@@ -434,7 +434,9 @@ import Testing
         let blog = try Blog()
         let context = try await SiteBuilder(siteRoot: blog.site, plugins: [.chips]).run()
         let site = try #require(context.site)
-        let renderer = SiteRenderer(site: site, theme: try #require(context.theme), hooks: context.plugins)
+        let renderer = SiteRenderer(
+            site: site, theme: try #require(context.theme), hooks: context.plugins,
+            images: ContentImages(staticFiles: [], config: site.config))
         for job in renderer.jobs { #expect(renderer.outputPath(of: job) == renderer.render(job).file.path) }
     }
 }

@@ -19,8 +19,14 @@ import Testing
         // No swift-mustache to fall back on: a page the program declined would come out empty.
         let programOnly = Theme(library: MustacheLibrary(), program: program, origins: theme.origins)
         // Prepared, as a build renders: list entries come from shared contexts, rendered once.
-        let fast = await SiteRenderer(site: site, theme: programOnly, hooks: context.plugins).prepared()
-        let slow = await SiteRenderer(site: site, theme: reference, hooks: context.plugins).prepared()
+        let fast = await SiteRenderer(
+            site: site, theme: programOnly, hooks: context.plugins,
+            images: ContentImages(staticFiles: [], config: site.config)
+        ).prepared()
+        let slow = await SiteRenderer(
+            site: site, theme: reference, hooks: context.plugins,
+            images: ContentImages(staticFiles: [], config: site.config)
+        ).prepared()
         #expect(fast.jobs.count > 50)
         // Twice, the second time in reverse: pages then take list entries kept by other pages.
         for job in fast.jobs + fast.jobs.reversed() {

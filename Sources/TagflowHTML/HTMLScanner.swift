@@ -1,21 +1,42 @@
 /// One piece of an HTML document: a tag, a run of text, a comment, or anything else (a doctype,
 /// CDATA, a processing instruction), with the byte range it covers.
-struct HTMLToken: Sendable {
-    enum Kind: Sendable { case startTag, endTag, text, comment, other }
+public struct HTMLToken: Sendable {
+    /// What a token is.
+    public enum Kind: Sendable { case startTag, endTag, text, comment, other }
 
-    var kind: Kind
+    /// What it is.
+    public var kind: Kind
     /// The bytes of the token in the document.
-    var range: Range<Int>
+    public var range: Range<Int>
     /// A tag's name, in lower case; empty for other tokens.
-    var name: String = ""
+    public var name: String = ""
     /// A start tag's attributes, names in lower case and values with character references
     /// decoded, in the order written.
-    var attributes: [(name: String, value: String)] = []
+    public var attributes: [(name: String, value: String)] = []
     /// A start tag written `<x/>`.
-    var isSelfClosing = false
+    public var isSelfClosing = false
+
+    /// Creates a token.
+    ///
+    /// - Parameters:
+    ///   - kind: What it is.
+    ///   - range: The bytes it covers in its document.
+    ///   - name: A tag's name, in lower case.
+    ///   - attributes: A start tag's attributes.
+    ///   - isSelfClosing: Whether a start tag is written `<x/>`.
+    public init(
+        kind: Kind, range: Range<Int>, name: String = "", attributes: [(name: String, value: String)] = [],
+        isSelfClosing: Bool = false
+    ) {
+        self.kind = kind
+        self.range = range
+        self.name = name
+        self.attributes = attributes
+        self.isSelfClosing = isSelfClosing
+    }
 
     /// The value of an attribute, or `nil`.
-    func attribute(_ name: String) -> String? {
+    public func attribute(_ name: String) -> String? {
         attributes.first { $0.name == name }?.value
     }
 }
@@ -27,14 +48,14 @@ struct HTMLToken: Sendable {
 /// `<!…>` and `<?…>` constructs, CDATA, quoted attribute values that hold `>`, and the raw text
 /// of `script`, `style`, `textarea`, `title` and their kind, whose content is never markup.
 /// Tag and attribute names are matched in any case.
-enum HTMLScanner {
+public enum HTMLScanner {
     /// Elements whose content is text up to their own end tag.
-    static let rawTextElements: Set<String> = [
+    public static let rawTextElements: Set<String> = [
         "script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "plaintext",
     ]
 
     /// The document's tokens, in order; together their ranges cover every byte.
-    static func tokens(of bytes: [UInt8]) -> [HTMLToken] {
+    public static func tokens(of bytes: [UInt8]) -> [HTMLToken] {
         var tokens: [HTMLToken] = []
         var index = 0
         let count = bytes.count
@@ -259,7 +280,7 @@ enum HTMLScanner {
 }
 
 /// Decodes HTML character references (`&amp;`, `&#43;`, `&#x2B;`) in text and attribute values.
-enum CharacterReferences {
+public enum CharacterReferences {
     /// The named references that tag lists use; others are kept as written.
     static let named: [String: String] = [
         "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}", "shy": "\u{AD}",
@@ -268,7 +289,11 @@ enum CharacterReferences {
         "period": ".", "comma": ",", "colon": ":", "sol": "/", "excl": "!", "quest": "?", "percnt": "%",
     ]
 
-    static func decoded(_ bytes: ArraySlice<UInt8>) -> String {
+    /// The text of `bytes` with its character references decoded.
+    ///
+    /// - Parameter bytes: UTF-8 text or an attribute value.
+    /// - Returns: The decoded text.
+    public static func decoded(_ bytes: ArraySlice<UInt8>) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.contains("&") else { return text }
         var result = ""
