@@ -1,3 +1,5 @@
+import TagflowMarkdown
+
 /// The digest of each post's and each page's source file, in ``Site`` order.
 struct ContentDigests: Sendable {
     var posts: [Digest]
@@ -46,12 +48,16 @@ struct PageKeys: Sendable {
     var drawnRelated: [Digest]?
     /// The home page's cloud as the plugin drew it, when it draws one.
     var drawnHomeCloud: Digest?
+    /// Every post's and page's source path and URL: what links by file name lead to
+    /// (``FileLinks/digest``), in the keys of the posts and pages that have such links.
+    var fileLinks: Digest
 
     init(
         site: Site, tagLinks: [TagLink], postTagIndices: [[Int]], relatedTags: [[Int]], content: ContentDigests,
-        countsShown: Bool
+        countsShown: Bool, fileLinks: Digest
     ) {
         self.content = content
+        self.fileLinks = fileLinks
         // The settings are left out: keys are compared only while they stay the same (see the
         // type's comment), and a key must not depend on the process (`Hasher` is seeded per
         // process) now that `tagflow build` compares keys with the ones its last run recorded.
@@ -183,6 +189,7 @@ extension SiteRenderer {
         case .post(let index):
             add(2)
             digest.update(keys.content.posts[index])
+            if !site.posts[index].body.fileLinks.isEmpty { digest.update(keys.fileLinks) }
             digest.update(keys.summaries[index])
             // The links to the newer and older posts.
             for neighbour in stride(from: index - 1, through: index + 1, by: 2) {
@@ -194,6 +201,7 @@ extension SiteRenderer {
         case .page(let index):
             add(3)
             digest.update(keys.content.pages[index])
+            if !site.pages[index].body.fileLinks.isEmpty { digest.update(keys.fileLinks) }
         case .tags:
             add(4)
             digest.update(keys.allTags)

@@ -116,11 +116,14 @@ struct SiteRenderer: Sendable {
         self.tagCountReads = tagCountReads
         self.tagLinks = Self.tagLinks(of: site, routes: routes)
         self.siteContext = Self.makeSiteContext(site: site, hooks: hooks, routes: routes)
+        self.fileLinks = FileLinks(site: site, routes: routes)
         self.postTagContexts = Self.postTagContexts(tagLinks, reads: tagCountReads)
     }
 
     /// Sizes the images of posts and pages from the static files.
     let images: ContentImages
+    /// The URLs of links to Markdown files.
+    let fileLinks: FileLinks
     /// Where pages note that they showed a tag's count in a post's tag list (see ``init(site:theme:hooks:images:tagCountReads:)``).
     let tagCountReads: NameReads?
     /// Each tag's context in the tag lists of posts, watching `count`; shared by every post.
@@ -261,7 +264,7 @@ struct SiteRenderer: Sendable {
         if let digests {
             renderer.keys = PageKeys(
                 site: site, tagLinks: tagLinks, postTagIndices: renderer.postTagIndices, relatedTags: related,
-                content: digests, countsShown: countsShown)
+                content: digests, countsShown: countsShown, fileLinks: renderer.fileLinks.digest)
         }
         let keys = renderer.keys
         let reuse = keys != nil ? previous?.reusable : nil
@@ -371,7 +374,7 @@ struct SiteRenderer: Sendable {
         for (index, replacement) in posts { content.posts[index] = replacement.digest }
         let keys = PageKeys(
             site: site, tagLinks: tagLinks, postTagIndices: postTagIndices, relatedTags: relatedIndices,
-            content: content, countsShown: countsShown)
+            content: content, countsShown: countsShown, fileLinks: previousKeys.fileLinks)
         self.keys = keys
         // The others are the same (their tags' indices are in `postTagIndices`).
         let whole = summaries.count == site.posts.count && listedPosts.count == site.posts.count
@@ -682,11 +685,13 @@ struct SiteRenderer: Sendable {
         return context
     }
 
-    /// A post's or page's content: embeds drawn (a diagnostic for each that fails), images sized.
+    /// A post's or page's content: links to Markdown files resolved and embeds drawn (a
+    /// diagnostic for each that fails), images sized.
     private func contentHTML(_ body: RenderedMarkdown, sourcePath: String, pagePath: String) -> (String, [Diagnostic]) {
-        guard !body.embeds.isEmpty else { return (images.sized(body.html, pagePath: pagePath), []) }
-        var html = body.html
-        var diagnostics: [Diagnostic] = []
+        guard !body.embeds.isEmpty || !body.fileLinks.isEmpty else {
+            return (images.sized(body.html, pagePath: pagePath), [])
+        }
+        var (html, diagnostics) = fileLinks.resolved(body.html, links: body.fileLinks, sourcePath: sourcePath)
         for embed in body.embeds {
             guard let renderer = hooks.embedRenderers[embed.language] else { continue }
             do {

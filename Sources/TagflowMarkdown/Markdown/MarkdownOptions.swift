@@ -53,11 +53,13 @@ public struct RenderedMarkdown: Sendable, Hashable {
     /// The plain text of the paragraphs before a `<!--more-->` line, or `nil` without one: the
     /// author's own summary.
     public var excerpt: String?
+    /// Links to other Markdown files (`[x](other.md)`), in order: the site knows their pages' URLs.
+    public var fileLinks: [MarkdownFileLink]
 
     /// Creates a rendered document (renderers and tests build these; most code reads them).
     public init(
         html: String, headings: [MarkdownHeading] = [], firstParagraph: String = "", wordCount: Int = 0,
-        embeds: [MarkdownEmbed] = [], excerpt: String? = nil
+        embeds: [MarkdownEmbed] = [], excerpt: String? = nil, fileLinks: [MarkdownFileLink] = []
     ) {
         self.html = html
         self.headings = headings
@@ -65,6 +67,34 @@ public struct RenderedMarkdown: Sendable, Hashable {
         self.wordCount = wordCount
         self.embeds = embeds
         self.excerpt = excerpt
+        self.fileLinks = fileLinks
+    }
+}
+
+/// A link whose destination is a Markdown file (`other.md`, `../pages/about.md#team`): its `href`
+/// in the HTML is ``placeholder`` until the site puts the page's URL there.
+public struct MarkdownFileLink: Sendable, Hashable {
+    /// The destination as written.
+    public var destination: String
+    /// Where the link starts in the file (1-based).
+    public var line: Int
+    /// The column where the link starts (1-based, in bytes).
+    public var column: Int
+    /// The `href` the HTML holds in its place; unique within the document.
+    public var placeholder: String
+
+    /// Whether a destination names a Markdown file: a path (not a URL with a scheme, nor `//host`)
+    /// ending in `.md` or `.markdown`, before any `?query` or `#fragment`.
+    ///
+    /// - Parameter destination: A link's destination as written.
+    /// - Returns: Whether the site should resolve it.
+    public static func namesMarkdownFile(_ destination: String) -> Bool {
+        guard !destination.hasPrefix("//"), !destination.hasPrefix("#") else { return false }
+        let path = destination.prefix { $0 != "?" && $0 != "#" }.lowercased()
+        guard path.hasSuffix(".md") || path.hasSuffix(".markdown") else { return false }
+        // A scheme (`https:`) makes it a URL; a colon after a slash is part of a path.
+        if let colon = path.firstIndex(of: ":"), !path[..<colon].contains("/") { return false }
+        return true
     }
 }
 

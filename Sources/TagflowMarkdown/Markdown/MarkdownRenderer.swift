@@ -108,7 +108,8 @@ public struct MarkdownRenderer: Sendable {
             firstParagraph: rewrite.firstParagraph,
             wordCount: rewrite.wordCount,
             embeds: rewrite.embeds,
-            excerpt: rewrite.excerpt
+            excerpt: rewrite.excerpt,
+            fileLinks: rewrite.fileLinks
         )
     }
 
@@ -275,13 +276,14 @@ private struct CoreExtensions: @unchecked Sendable {
 
 /// The changes Tagflow makes to cmark-gfm's tree before rendering.
 ///
-/// Heading ids, embeds, dropped raw HTML and prefixed root-relative URLs. Nodes are collected in one walk and changed
+/// Heading ids, embeds, dropped raw HTML, held links to Markdown files and prefixed root-relative URLs. Nodes are collected in one walk and changed
 /// after it, because cmark's iterator must not see a changing tree.
 struct TreeRewrite {
     let options: MarkdownOptions
     let firstLine: Int
     var headings: [MarkdownHeading] = []
     var embeds: [MarkdownEmbed] = []
+    var fileLinks: [MarkdownFileLink] = []
     var firstParagraph = ""
     var wordCount = 0
     /// The plain text of the paragraphs before a `<!--more-->` line, when the document has one.
@@ -344,7 +346,9 @@ struct TreeRewrite {
                     leadingParagraphs = []
                 }
                 if options.allowsRawHTML { keepsRawHTML = true } else { rawHTMLNodes.append(node) }
-            case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+            case CMARK_NODE_LINK:
+                if !holdFileLink(node) { prefixRootRelativeURL(of: node) }
+            case CMARK_NODE_IMAGE:
                 prefixRootRelativeURL(of: node)
             default:
                 break
@@ -448,6 +452,21 @@ struct TreeRewrite {
         cmark_node_set_on_enter(custom, html)
         cmark_node_set_on_exit(custom, "")
         cmark_node_replace(node, custom)
+    }
+
+    /// Puts a placeholder in place of a link to a Markdown file, noting where the link is.
+    ///
+    /// - Returns: Whether the link names a Markdown file.
+    private mutating func holdFileLink(_ node: OpaquePointer) -> Bool {
+        let destination = literal(cmark_node_get_url(node))
+        guard MarkdownFileLink.namesMarkdownFile(destination) else { return false }
+        let placeholder = "tagflow-file-link:\(fileLinks.count)"
+        fileLinks.append(
+            MarkdownFileLink(
+                destination: destination, line: Int(cmark_node_get_start_line(node)) + firstLine - 1,
+                column: max(1, Int(cmark_node_get_start_column(node))), placeholder: placeholder))
+        cmark_node_set_url(node, placeholder)
+        return true
     }
 
     private func prefixRootRelativeURL(of node: OpaquePointer) {

@@ -284,6 +284,22 @@ import Testing
         }
     }
 
+    /// A page that links to a post by its file name follows the post to its new URL.
+    @Test func aLinkByFileNameFollowsTheSlug() async throws {
+        let blog = try Blog()
+        try blog.write("pages/about.md", "---\ntitle: About\n---\nSee [the third](../posts/p3.md#top).\n")
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
+        _ = try await Self.rebuilt(builder, nil)
+        let about = blog.output.appendingPathComponent("about/index.html")
+        #expect(try String(contentsOf: about, encoding: .utf8).contains(#"<a href="/posts/p3/#top">the third</a>"#))
+        blog.posts["posts/p3.md"]?.slug = "moved"
+        try blog.save("posts/p3.md")
+        let report = try await Self.rebuilt(builder, ["posts/p3.md"])
+        #expect(report.rewrittenFileCount != nil)
+        #expect(try String(contentsOf: about, encoding: .utf8).contains(#"<a href="/posts/moved/#top">the third</a>"#))
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+    }
+
     /// A tag edit keeps the site's order and counts only the tags it reaches again; a tag's URL
     /// can still move (a colliding tag comes or goes) or meet a static file.
     @Test func tagEditsMoveTagURLsAsAFullBuildDoes() async throws {
