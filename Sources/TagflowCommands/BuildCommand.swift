@@ -28,6 +28,9 @@ struct BuildCommand: AsyncParsableCommand {
     @Flag(help: "Publish draft posts too.")
     var drafts = false
 
+    @Flag(help: "Publish posts dated in the future (scheduled posts) too.")
+    var future = false
+
     @Flag(help: "Treat warnings as errors.")
     var strict = false
 
@@ -54,7 +57,8 @@ struct BuildCommand: AsyncParsableCommand {
         let progress = BuildProgress()
         let builder = SiteBuilder(
             siteRoot: siteURL,
-            options: BuildOptions(includeDrafts: drafts, baseURL: baseURL, strict: strict, useCache: !noCache),
+            options: BuildOptions(
+                includeDrafts: drafts, includeFuture: future, baseURL: baseURL, strict: strict, useCache: !noCache),
             plugins: DefaultPlugins.all, progress: progress)
         let target = output.map { URL(fileURLWithPath: $0) }
         let report =
@@ -71,11 +75,12 @@ struct BuildCommand: AsyncParsableCommand {
                 print(
                     "Up to date: nothing changed since the last build of \(report.output.path) "
                         + "(\(report.pageCount) pages; checked in \(String(format: "%.2f", report.seconds)) s)")
-                return
+            } else {
+                print(
+                    "Built \(report.pageCount) pages (\(report.postCount) posts, \(report.tagCount) tags) into "
+                        + "\(report.output.path) in \(String(format: "%.2f", report.seconds)) s\(warnings)")
             }
-            print(
-                "Built \(report.pageCount) pages (\(report.postCount) posts, \(report.tagCount) tags) into "
-                    + "\(report.output.path) in \(String(format: "%.2f", report.seconds)) s\(warnings)")
+            if let line = Console.heldBackLine(report.heldBack) { print(line) }
         }
     }
 }

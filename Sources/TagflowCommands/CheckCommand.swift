@@ -24,6 +24,9 @@ struct CheckCommand: AsyncParsableCommand {
     @Flag(help: "Check draft posts too.")
     var drafts = false
 
+    @Flag(help: "Check posts dated in the future (scheduled posts) too.")
+    var future = false
+
     @Flag(help: "Treat warnings as errors.")
     var strict = false
 
@@ -40,7 +43,7 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let checker = SiteChecker(
             siteRoot: URL(fileURLWithPath: site),
-            options: BuildOptions(includeDrafts: drafts, baseURL: baseURL, strict: strict),
+            options: BuildOptions(includeDrafts: drafts, includeFuture: future, baseURL: baseURL, strict: strict),
             plugins: DefaultPlugins.all)
         let report = try await checker.check()
         Console.printDiagnostics(report.warnings)

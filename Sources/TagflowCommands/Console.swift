@@ -4,6 +4,24 @@ import TagflowCore
 /// Writes messages for people: diagnostics to standard error like a compiler, in colour on a
 /// terminal unless `NO_COLOR` is set.
 enum Console {
+    /// `Left out: 2 drafts (--drafts shows them), 1 scheduled post (--future shows it).`, or `nil`
+    /// when the build left nothing out.
+    static func heldBackLine(_ heldBack: HeldBackPosts) -> String? {
+        var parts: [String] = []
+        if heldBack.drafts > 0 {
+            parts.append(
+                heldBack.drafts == 1
+                    ? "1 draft (--drafts shows it)" : "\(heldBack.drafts) drafts (--drafts shows them)")
+        }
+        if heldBack.scheduled > 0 {
+            parts.append(
+                heldBack.scheduled == 1
+                    ? "1 scheduled post (--future shows it)"
+                    : "\(heldBack.scheduled) scheduled posts (--future shows them)")
+        }
+        return parts.isEmpty ? nil : "Left out: " + parts.joined(separator: ", ") + "."
+    }
+
     static let useColor: Bool = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
 
     static func standardError(_ text: String) {

@@ -30,6 +30,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Publish draft posts too.")
     var drafts = false
 
+    @Flag(help: "Publish posts dated in the future (scheduled posts) too, marked \"Scheduled\".")
+    var future = false
+
     @Flag(help: "Open the site in the default browser once it is built.")
     var open = false
 
@@ -47,7 +50,8 @@ struct ServeCommand: AsyncParsableCommand {
         let open = self.open
         let timings = self.timings
         let configuration = PreviewServer.Configuration(
-            siteRoot: siteURL, host: host, port: port, includeDrafts: drafts, plugins: DefaultPlugins.all)
+            siteRoot: siteURL, host: host, port: port, includeDrafts: drafts, includeFuture: future,
+            plugins: DefaultPlugins.all)
         let listening = ListeningURL()
         let shownWarnings = ShownWarnings()
         let server = PreviewServer(configuration) { event in
@@ -64,6 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
                     Console.printDiagnostics(report.warnings)
                 }
                 Console.output(Self.builtLine(report, first: first))
+                if first, let line = Console.heldBackLine(report.heldBack) { Console.output(line) }
                 if timings { Console.output(Self.timingsLine(report)) }
                 if first, open, let url = listening.get() { Self.openInBrowser(url) }
             case .failed(let failure, let first):

@@ -4,6 +4,10 @@ public import Foundation
 public struct BuildOptions: Sendable, Hashable {
     /// Publish posts marked `draft: true` too.
     public var includeDrafts = false
+    /// Publish posts dated after ``now`` too (scheduled posts).
+    public var includeFuture = false
+    /// The time that decides which posts are scheduled; `nil`: the time the build starts.
+    public var now: ContentDate?
     /// Use this base URL instead of the one in `site.yml` (for a site served under a sub-path).
     public var baseURL: String?
     /// Treat warnings as errors.
@@ -13,11 +17,37 @@ public struct BuildOptions: Sendable, Hashable {
     public var useCache = false
 
     /// Creates options.
-    public init(includeDrafts: Bool = false, baseURL: String? = nil, strict: Bool = false, useCache: Bool = false) {
+    public init(
+        includeDrafts: Bool = false, includeFuture: Bool = false, baseURL: String? = nil, strict: Bool = false,
+        useCache: Bool = false
+    ) {
         self.includeDrafts = includeDrafts
+        self.includeFuture = includeFuture
         self.baseURL = baseURL
         self.strict = strict
         self.useCache = useCache
+    }
+
+    /// Whether a build with these options publishes `post`.
+    public func publishes(_ post: Post) -> Bool {
+        (includeDrafts || !post.isDraft) && (includeFuture || !post.isScheduled)
+    }
+}
+
+/// The posts a build left out, for the message that says how to show them.
+public struct HeldBackPosts: Sendable, Hashable {
+    /// Drafts left out (`--drafts` shows them).
+    public var drafts = 0
+    /// Scheduled posts left out (`--future` shows them).
+    public var scheduled = 0
+    /// The earliest date of a scheduled post, left out or not: when it passes, the site changes.
+    public var nextScheduled: ContentDate?
+
+    /// Creates a count.
+    public init(drafts: Int = 0, scheduled: Int = 0, nextScheduled: ContentDate? = nil) {
+        self.drafts = drafts
+        self.scheduled = scheduled
+        self.nextScheduled = nextScheduled
     }
 }
 
@@ -43,6 +73,10 @@ public struct BuildContext: Sendable {
     public var diagnostics: [Diagnostic] = []
     /// Seconds spent in each step, in order.
     public var timings: [(step: String, seconds: Double)] = []
+    /// The posts left out (drafts, scheduled posts), once the content is read.
+    public var heldBack = HeldBackPosts()
+    /// The time that decides which posts are scheduled (``BuildOptions/now``, or the start).
+    public let now: ContentDate
     /// Where steps count their items.
     var progress: BuildProgress?
     /// The digest of each post and page source file read, by path (for page keys).
@@ -57,6 +91,7 @@ public struct BuildContext: Sendable {
     init(siteRoot: URL, options: BuildOptions) {
         self.siteRoot = siteRoot
         self.options = options
+        self.now = options.now ?? ContentDate(secondsSince1970: Int64(Date().timeIntervalSince1970.rounded(.down)))
         self.plugins = PluginContext(config: SiteConfig(), siteRoot: siteRoot)
     }
 

@@ -52,6 +52,8 @@ public actor IncrementalBuilder {
         /// changes it in place before it renders; after a failed one, `needsAssembly` is set and
         /// the next rebuild reuses it only by key.)
         var renderer: SiteRenderer
+        /// The drafts and scheduled posts left out when the site was last assembled.
+        var heldBack: HeldBackPosts
         /// Duplicate slugs found when the site was last assembled.
         var duplicateDiagnostics: [Diagnostic]
         /// Tag URL collisions found when the taxonomy was last built.
@@ -173,7 +175,8 @@ public actor IncrementalBuilder {
         state = State(
             context: setup, loader: loader, files: table, listingDiagnostics: listing.diagnostics,
             staticPaths: staticPaths, renderer: renderer,
-            duplicateDiagnostics: duplicateDiagnostics, taxonomyDiagnostics: taxonomyDiagnostics,
+            heldBack: context.heldBack, duplicateDiagnostics: duplicateDiagnostics,
+            taxonomyDiagnostics: taxonomyDiagnostics,
             postIndices: Self.postIndices(site), plan: plan, pages: pages,
             otherFiles: (
                 written.files - pages.count + context.staticFiles.count, written.pages - pageHTML,
@@ -184,7 +187,8 @@ public actor IncrementalBuilder {
             output: output, pageCount: written.pages, fileCount: written.files + context.staticFiles.count,
             byteCount: written.bytes, postCount: site.posts.count, tagCount: site.taxonomy.tags.count,
             warnings: context.diagnostics.filter { $0.severity == .warning }.sortedForDisplay(),
-            timings: timings + context.timings, seconds: (ContinuousClock.now - start).seconds)
+            timings: timings + context.timings, seconds: (ContinuousClock.now - start).seconds,
+            heldBack: context.heldBack)
     }
 
     /// Makes the site from its files as a full build does (drafts, duplicate slugs, sorting,
@@ -421,6 +425,7 @@ public actor IncrementalBuilder {
         if let assembled {
             state.duplicateDiagnostics = assembled.duplicates
             state.postIndices = assembled.postIndices
+            state.heldBack = context.heldBack
         }
         let writeSeconds = (ContinuousClock.now - writeStart).seconds
 
@@ -435,7 +440,7 @@ public actor IncrementalBuilder {
                 ("content", contentSeconds), ("assemble", assembleSeconds), ("render", renderSeconds),
                 ("write", writeSeconds),
             ],
-            seconds: (ContinuousClock.now - start).seconds)
+            seconds: (ContinuousClock.now - start).seconds, heldBack: state.heldBack)
         report.rewrittenFileCount = rendered.count
         if replacements != nil { inPlaceRebuildCount += 1 }
         return report
@@ -464,12 +469,13 @@ public actor IncrementalBuilder {
             // Compared with the version the pages were rendered from.
             let index = state.postIndices[path]
             let old = index.map { state.renderer.site.posts[$0] } ?? known
-            guard old.sourcePath == path, post.slug == old.slug, post.date == old.date, post.isDraft == old.isDraft
+            guard old.sourcePath == path, post.slug == old.slug, post.date == old.date, post.isDraft == old.isDraft,
+                post.isScheduled == old.isScheduled
             else { return nil }
             if let index {
                 edits.posts[index] = (post, file.digest)
                 if post.tags != old.tags || post.tagsLocation != old.tagsLocation { edits.retags = true }
-            } else if !post.isDraft || options.includeDrafts {
+            } else if options.publishes(post) {
                 return nil
             }
         }

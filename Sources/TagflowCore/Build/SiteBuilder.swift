@@ -90,7 +90,11 @@ public struct SiteBuilder: Sendable {
             let manifest = cache.read()
             // The folder must be exactly what the last build wrote: recorded by that build and
             // not changed since (an update in place clears the record until it is done).
-            let isLastOutput = manifest.map { $0.output == writer.target.path && writer.recordedInputs() == $0.inputs }
+            // Nor is it current once a scheduled post in it falls due: the site is then another.
+            let isLastOutput = manifest.map {
+                $0.output == writer.target.path && writer.recordedInputs() == $0.inputs
+                    && $0.scheduledUntil.map { early.now.secondsSince1970 < $0 } ?? true
+            }
             if isLastOutput == true {
                 inputs = await BuildInputs.digest(
                     siteRoot: siteRoot, config: early.config, options: options, plugins: plugins.map(\.name))
@@ -109,7 +113,8 @@ public struct SiteBuilder: Sendable {
                 return BuildReport(
                     output: writer.target, pageCount: manifest.pages, fileCount: manifest.files,
                     byteCount: manifest.bytes, postCount: manifest.posts, tagCount: manifest.tags,
-                    warnings: warnings, timings: [("cache", seconds)], seconds: seconds, isUpToDate: true)
+                    warnings: warnings, timings: [("cache", seconds)], seconds: seconds, isUpToDate: true,
+                    heldBack: HeldBackPosts(drafts: manifest.drafts ?? 0, scheduled: manifest.scheduled ?? 0))
             }
             // Only the Markdown of posts and pages changed: the pages whose keys are unchanged
             // can stay as they are.
@@ -154,7 +159,8 @@ public struct SiteBuilder: Sendable {
             tagCount: context.site?.taxonomy.tags.count ?? 0,
             warnings: context.diagnostics.filter { $0.severity == .warning }.sortedForDisplay(),
             timings: context.timings,
-            seconds: (ContinuousClock.now - start).seconds)
+            seconds: (ContinuousClock.now - start).seconds,
+            heldBack: context.heldBack)
         report.rewrittenFileCount = written.rewritten
         if options.useCache {
             if let inputs {
@@ -164,7 +170,9 @@ public struct SiteBuilder: Sendable {
                         inputs: inputs.all.description, frame: inputs.frame.description,
                         output: written.output.path, pages: report.pageCount, files: report.fileCount,
                         bytes: report.byteCount, posts: report.postCount, tags: report.tagCount,
-                        warnings: report.warnings.map(BuildCache.Warning.init)))
+                        warnings: report.warnings.map(BuildCache.Warning.init), drafts: context.heldBack.drafts,
+                        scheduled: context.heldBack.scheduled,
+                        scheduledUntil: context.heldBack.nextScheduled?.secondsSince1970))
                 cache.writePages(written.pageRecords)
             } else {
                 cache.clear()
@@ -366,11 +374,12 @@ public struct SiteBuilder: Sendable {
         return ContentLoader(
             siteRoot: context.siteRoot, config: config, markdown: MarkdownRenderer(options: options),
             timeZone: timeZone,
-            templateNames: context.pendingTheme?.names ?? Set(context.theme?.origins.keys ?? [:].keys))
+            templateNames: context.pendingTheme?.names ?? Set(context.theme?.origins.keys ?? [:].keys), now: context.now
+        )
     }
 
-    /// Makes the (unsorted) site from loaded content: drafts left out unless asked for, and
-    /// duplicate slugs reported.
+    /// Makes the (unsorted) site from loaded content: drafts and scheduled posts left out unless
+    /// asked for (and counted), and duplicate slugs reported.
     ///
     /// - Returns: The duplicate-slug problems (also added to the context).
     @discardableResult
@@ -384,7 +393,13 @@ public struct SiteBuilder: Sendable {
         // only copy of the list in place rather than copying 10 000 posts.
         var posts = loaded.posts
         loaded.posts = []
-        if !context.options.includeDrafts { posts.removeAll { $0.isDraft } }
+        let options = context.options
+        context.heldBack = HeldBackPosts(
+            drafts: options.includeDrafts ? 0 : posts.count { $0.isDraft },
+            scheduled: options.includeFuture ? 0 : posts.count { $0.isScheduled && !$0.isDraft },
+            nextScheduled: posts.lazy.filter { $0.isScheduled && (options.includeDrafts || !$0.isDraft) }
+                .map(\.date).min())
+        if !options.includeDrafts || !options.includeFuture { posts.removeAll { !options.publishes($0) } }
         context.site = Site(config: context.config, unassembledPosts: posts, pages: loaded.pages)
         try context.failIfNeeded()
         return duplicates
@@ -705,6 +720,8 @@ public struct BuildReport: Sendable {
     public var seconds: Double
     /// Nothing had changed since the last build, so nothing was written (``BuildOptions/useCache``).
     public var isUpToDate = false
+    /// The drafts and scheduled posts left out.
+    public var heldBack = HeldBackPosts()
     /// How many files a rebuild by ``IncrementalBuilder`` rendered and wrote again; `nil` for a
     /// full build.
     public var rewrittenFileCount: Int?

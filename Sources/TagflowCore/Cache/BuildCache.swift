@@ -29,6 +29,12 @@ struct BuildCache: Sendable {
         var tags: Int
         /// The build's warnings, shown again by a build that stops early.
         var warnings: [Warning]
+        /// The drafts and scheduled posts it left out, told again by a build that stops early.
+        var drafts: Int?
+        var scheduled: Int?
+        /// When the earliest scheduled post falls due (seconds since 1970): the record holds
+        /// until then.
+        var scheduledUntil: Int64?
     }
 
     /// A warning as text fields (the underlying error is not kept).

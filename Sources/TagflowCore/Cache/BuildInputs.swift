@@ -31,6 +31,7 @@ enum BuildInputs {
         digest.update(UInt64(BuildCache.formatVersion))
         digest.update(TagflowVersion.current)
         digest.update(options.includeDrafts ? "drafts" : "published")
+        digest.update(options.includeFuture ? "future" : "due")
         digest.update(options.baseURL ?? "")
         digest.update(plugins.joined(separator: "\n"))
         digest.update(contents(of: siteRoot.appendingPathComponent("site.yml")) ?? [0xFF])

@@ -10,6 +10,8 @@ struct ContentLoader: Sendable {
     let timeZone: TimeZone
     /// Names of the theme's templates, for checking front matter `template:` values.
     let templateNames: Set<String>
+    /// Posts dated after this are scheduled.
+    let now: ContentDate
 
     /// What loading found: content, plus diagnostics for every bad file.
     struct Result: Sendable {
@@ -235,7 +237,8 @@ struct ContentLoader: Sendable {
             let body = markdown.render(split.body, firstLine: split.bodyFirstLine)
             switch kind {
             case .post:
-                guard let post = reader.post(body: body) else { return .failed(reader.diagnostics) }
+                guard var post = reader.post(body: body) else { return .failed(reader.diagnostics) }
+                post.isScheduled = post.date > now
                 return .post(post, reader.diagnostics)
             case .page:
                 guard let page = reader.page(body: body) else { return .failed(reader.diagnostics) }

@@ -66,6 +66,19 @@ public struct Post: Sendable, Hashable {
             yield &storage.fields.isDraft
         }
     }
+    /// Dated after the build's time: published only with `--future`.
+    ///
+    /// Set when the post is read.
+    public var isScheduled: Bool {
+        get { storage.fields.isScheduled }
+        _modify {
+            makeUnique()
+            yield &storage.fields.isScheduled
+        }
+    }
+    /// A draft or a scheduled post: in the site only because the build asked for them, and then
+    /// left out of the feed and the sitemap.
+    public var isUnreleased: Bool { isDraft || isScheduled }
     /// The author's summary, or the first paragraph.
     public var summary: String {
         get { storage.fields.summary }
@@ -169,6 +182,7 @@ public struct Post: Sendable, Hashable {
         var tagKeys: [TagKey]
         var tagsLocation: SourceLocation?
         var showsTableOfContents: Bool?
+        var isScheduled = false
     }
 
     /// The box: its fields change only through a post that holds it alone (``makeUnique()``).

@@ -12,7 +12,13 @@ struct ContentDigests: Sendable {
 
     /// The digests of a site's posts and pages, in site order, from each source file's digest.
     init(site: Site?, digestOf: (String) -> Digest?) {
-        posts = site?.posts.map { digestOf($0.sourcePath) ?? Digest() } ?? []
+        posts =
+            site?.posts.map { post in
+                var digest = digestOf(post.sourcePath) ?? Digest()
+                // The same file makes another post once its date has passed.
+                if post.isScheduled { digest.update("scheduled") }
+                return digest
+            } ?? []
         pages = site?.pages.map { digestOf($0.sourcePath) ?? Digest() } ?? []
     }
 }
@@ -218,7 +224,8 @@ extension SiteRenderer {
         case .feed:
             add(7)
             // The feed's entries: whole posts, with their tags' names.
-            let entries = site.posts.indices.lazy.filter { !site.posts[$0].isDraft }.prefix(site.config.feedEntries)
+            let entries = site.posts.indices.lazy.filter { !site.posts[$0].isUnreleased }.prefix(
+                site.config.feedEntries)
             for index in entries { digest.update(keys.summaries[index]) }
         case .sitemap:
             add(8)
@@ -227,7 +234,7 @@ extension SiteRenderer {
             for link in tagLinks { digest.update(link.url) }
             // Each post's URL and dates, not its text: a typo fixed does not change the sitemap.
             // By index: a `Post` copied out of the array is a dozen retains.
-            for index in site.posts.indices where !site.posts[index].isDraft {
+            for index in site.posts.indices where !site.posts[index].isUnreleased {
                 digest.update(site.posts[index].slug.rawValue)
                 digest.update(UInt64(bitPattern: site.posts[index].date.secondsSince1970))
                 digest.update(site.posts[index].updated.map { UInt64(bitPattern: $0.secondsSince1970) } ?? 0x5EED)

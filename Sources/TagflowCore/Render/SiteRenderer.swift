@@ -170,6 +170,7 @@ struct SiteRenderer: Sendable {
         let dateRFC3339: String
         let summary: String
         let isDraft: Bool
+        let isScheduled: Bool
         /// The tag list as the plugin draws it in a list of posts.
         let tagsHTML: String?
         /// The post's entry in the sitemap (`nil` for a draft), shared by every sitemap this
@@ -179,7 +180,7 @@ struct SiteRenderer: Sendable {
 
         init(
             title: String, url: String, permalink: String, dateDisplay: String, dateISO: String, dateRFC3339: String,
-            summary: String, isDraft: Bool, tagsHTML: String?, sitemapEntry: SharedContext?
+            summary: String, isDraft: Bool, isScheduled: Bool, tagsHTML: String?, sitemapEntry: SharedContext?
         ) {
             self.title = title
             self.url = url
@@ -189,6 +190,7 @@ struct SiteRenderer: Sendable {
             self.dateRFC3339 = dateRFC3339
             self.summary = summary
             self.isDraft = isDraft
+            self.isScheduled = isScheduled
             self.tagsHTML = tagsHTML
             self.sitemapEntry = sitemapEntry
         }
@@ -605,7 +607,7 @@ struct SiteRenderer: Sendable {
         let permalink = routes.permalink(path)
         let day = post.date.isoDay(in: timeZone)
         let sitemapEntry =
-            post.isDraft
+            post.isUnreleased
             ? nil
             : SharedContext([
                 "loc": .text(permalink), "lastmod": .text(post.updated.map { $0.isoDay(in: timeZone) } ?? day),
@@ -614,7 +616,7 @@ struct SiteRenderer: Sendable {
             title: post.title, url: routes.url(path), permalink: permalink,
             dateDisplay: post.date.displayDay(in: timeZone),
             dateISO: day, dateRFC3339: post.date.rfc3339(in: timeZone), summary: post.summary, isDraft: post.isDraft,
-            tagsHTML: html, sitemapEntry: sitemapEntry)
+            isScheduled: post.isScheduled, tagsHTML: html, sitemapEntry: sitemapEntry)
     }
 
     /// A post's summary and its context in lists of posts, made anew.
@@ -639,7 +641,8 @@ struct SiteRenderer: Sendable {
             "title": .text(summary.title), "url": .text(summary.url), "permalink": .text(summary.permalink),
             "date_display": .text(summary.dateDisplay), "date_iso": .text(summary.dateISO),
             "date_rfc3339": .text(summary.dateRFC3339), "summary": .text(summary.summary),
-            "is_draft": .flag(summary.isDraft), "tags": .list(tags.map { .shared(postTagContexts[$0]) }),
+            "is_draft": .flag(summary.isDraft), "is_scheduled": .flag(summary.isScheduled),
+            "tags": .list(tags.map { .shared(postTagContexts[$0]) }),
             "has_tags": .flag(!links.isEmpty),
         ]
         let drawnAsSummary =
@@ -716,7 +719,7 @@ struct SiteRenderer: Sendable {
     private func feedContext() -> TemplateObject {
         // By index: filtering the posts copied all of them to keep the first few.
         var entries: [Post] = []
-        for index in site.posts.indices where !site.posts[index].isDraft {
+        for index in site.posts.indices where !site.posts[index].isUnreleased {
             guard entries.count < site.config.feedEntries else { break }
             entries.append(site.posts[index])
         }
@@ -747,7 +750,7 @@ struct SiteRenderer: Sendable {
         var urls: [TemplateValue] = [.object(["loc": .text(routes.permalink(Routes.home))])]
         urls.reserveCapacity(site.posts.count + site.pages.count + site.taxonomy.tags.count + 2)
         // By index: a `Post` copied out of the array is a dozen retains.
-        for index in site.posts.indices where !site.posts[index].isDraft {
+        for index in site.posts.indices where !site.posts[index].isUnreleased {
             let summary = summaries.indices.contains(index) ? summaries[index] : makeSummary(of: index)
             if let entry = summary.sitemapEntry { urls.append(.shared(entry)) }
         }

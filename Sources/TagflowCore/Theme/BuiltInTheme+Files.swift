@@ -226,7 +226,7 @@ h1 { font-size: 2rem; margin: 0 0 0.5rem; }
 <li class="post-summary">
 <article>
 <h2><a href="{{url}}">{{title}}</a></h2>
-<p class="meta"><time datetime="{{date_rfc3339}}">{{date_display}}</time>{{#is_draft}} · <span class="draft">Draft</span>{{/is_draft}}</p>
+<p class="meta"><time datetime="{{date_rfc3339}}">{{date_display}}</time>{{#is_draft}} · <span class="draft">Draft</span>{{/is_draft}}{{#is_scheduled}} · <span class="draft">Scheduled</span>{{/is_scheduled}}</p>
 <p class="summary">{{summary}}</p>
 {{> tag-list}}
 </article>
@@ -243,7 +243,7 @@ h1 { font-size: 2rem; margin: 0 0 0.5rem; }
 <article class="post">
 <header class="post-header">
 <h1>{{post.title}}</h1>
-<p class="meta"><time datetime="{{post.date_rfc3339}}">{{post.date_display}}</time>{{#post.updated_display}} · updated <time datetime="{{post.updated_rfc3339}}">{{post.updated_display}}</time>{{/post.updated_display}} · {{post.reading_minutes}} min read{{#post.is_draft}} · <span class="draft">Draft</span>{{/post.is_draft}}</p>
+<p class="meta"><time datetime="{{post.date_rfc3339}}">{{post.date_display}}</time>{{#post.updated_display}} · updated <time datetime="{{post.updated_rfc3339}}">{{post.updated_display}}</time>{{/post.updated_display}} · {{post.reading_minutes}} min read{{#post.is_draft}} · <span class="draft">Draft</span>{{/post.is_draft}}{{#post.is_scheduled}} · <span class="draft">Scheduled</span>{{/post.is_scheduled}}</p>
 {{#post}}
 {{> tag-list}}
 {{/post}}

@@ -37,6 +37,8 @@ package struct PreviewServer: Sendable {
         package var port: Int
         /// Whether to publish drafts.
         package var includeDrafts: Bool
+        /// Whether to publish scheduled posts (dated in the future).
+        package var includeFuture: Bool
         /// The plugins every build installs.
         package var plugins: [Plugin]
         /// How often the site folder is checked for changes.
@@ -45,12 +47,13 @@ package struct PreviewServer: Sendable {
         /// Creates a configuration.
         package init(
             siteRoot: URL, host: String = "127.0.0.1", port: Int = 8000, includeDrafts: Bool = false,
-            plugins: [Plugin] = [], pollInterval: Duration = .milliseconds(250)
+            includeFuture: Bool = false, plugins: [Plugin] = [], pollInterval: Duration = .milliseconds(250)
         ) {
             self.siteRoot = siteRoot.standardizedFileURL
             self.host = host
             self.port = port
             self.includeDrafts = includeDrafts
+            self.includeFuture = includeFuture
             self.plugins = plugins
             self.pollInterval = pollInterval
         }
@@ -237,7 +240,9 @@ struct RebuildService: Service {
         onEvent(.listening(url))
         let builder = PreviewBuilder(
             siteRoot: configuration.siteRoot, output: output,
-            options: BuildOptions(includeDrafts: configuration.includeDrafts, baseURL: url.absoluteString),
+            options: BuildOptions(
+                includeDrafts: configuration.includeDrafts, includeFuture: configuration.includeFuture,
+                baseURL: url.absoluteString),
             plugins: configuration.plugins)
         var watcher = SiteWatcher(
             root: configuration.siteRoot, ignoring: PreviewBuilder.ignoredFolders(siteRoot: configuration.siteRoot),
