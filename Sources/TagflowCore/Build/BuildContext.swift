@@ -67,8 +67,10 @@ public struct BuildContext: Sendable {
     public var site: Site?
     /// The output, once rendered.
     public var files: [OutputFile] = []
-    /// Static files to copy: source and output path.
+    /// Static files to copy, page bundles' files among them: source and output path.
     public var staticFiles: [(source: URL, path: String)] = []
+    /// The site-relative source of each page bundle's file, by output path (for messages).
+    var bundleSources: [String: String] = [:]
     /// Everything found so far.
     public var diagnostics: [Diagnostic] = []
     /// Seconds spent in each step, in order.
@@ -93,6 +95,12 @@ public struct BuildContext: Sendable {
         self.options = options
         self.now = options.now ?? ContentDate(secondsSince1970: Int64(Date().timeIntervalSince1970.rounded(.down)))
         self.plugins = PluginContext(config: SiteConfig(), siteRoot: siteRoot)
+    }
+
+    /// The site-relative file a static file's output path comes from (`static/a.css`,
+    /// `posts/2024-04-01-trip/photo.jpg`).
+    func staticSource(_ path: String) -> String {
+        bundleSources[path] ?? "\(config.paths.static)/\(path)"
     }
 
     /// Throws when errors were found (or warnings, in strict mode).

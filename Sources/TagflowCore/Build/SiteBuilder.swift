@@ -401,6 +401,12 @@ public struct SiteBuilder: Sendable {
                 .map(\.date).min())
         if !options.includeDrafts || !options.includeFuture { posts.removeAll { !options.publishes($0) } }
         context.site = Site(config: context.config, unassembledPosts: posts, pages: loaded.pages)
+        let bundles = bundleFiles(context)
+        context.staticFiles += bundles.files
+        context.bundleSources = bundles.sources
+        // The content's listing has already told of links out of the site.
+        let told = Set(context.diagnostics.map(\.description))
+        context.diagnostics += bundles.diagnostics.filter { !told.contains($0.description) }
         try context.failIfNeeded()
         return duplicates
     }
@@ -461,6 +467,40 @@ public struct SiteBuilder: Sendable {
             (context.siteRoot.appendingPathComponent(path), String(path.dropFirst(folder.count + 1)))
         }
         return (files, listing.diagnostics)
+    }
+
+    /// The files of the site's page bundles, published beside their pages: everything in the
+    /// folder of a bundle's `index.md` but Markdown (`posts/2024-04-01-trip/photo.jpg` →
+    /// `posts/trip/photo.jpg`), each one's site-relative source by output path, and what is wrong
+    /// with the listings (links out of the site).
+    static func bundleFiles(_ context: BuildContext) -> (
+        files: [(source: URL, path: String)], sources: [String: String], diagnostics: [Diagnostic]
+    ) {
+        guard let site = context.site else { return ([], [:], []) }
+        let paths = context.config.paths
+        let content = { (folder: String) in paths.content == "." ? folder : "\(paths.content)/\(folder)" }
+        let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: context.siteRoot.path)) ?? [])
+            .filter { $0.hasPrefix(".") }
+        let protected =
+            [paths.output, "site.yml", paths.templates].map(SiteConfig.Paths.normalized).filter { !$0.isEmpty } + hidden
+        var files: [(source: URL, path: String)] = []
+        var sources: [String: String] = [:]
+        var diagnostics: [Diagnostic] = []
+        let bundles =
+            site.posts.map { ($0.sourcePath, content("posts"), Routes.post($0.slug)) }
+            + site.pages.map { ($0.sourcePath, content("pages"), Routes.page($0.slug)) }
+        for (source, folder, route) in bundles where SiteFiles.isBundleIndex(source, under: folder) {
+            let bundle = SiteFiles.parentFolder(of: source)
+            let listing = SiteFiles.allFiles(under: bundle, in: context.siteRoot, protected: protected)
+            diagnostics += listing.diagnostics
+            let target = String(Routes.file(for: route).dropLast("index.html".count))
+            for path in listing.files where !SiteFiles.isMarkdown(path) {
+                let output = target + String(path.dropFirst(bundle.count + 1))
+                files.append((context.siteRoot.appendingPathComponent(path), output))
+                sources[output] = path
+            }
+        }
+        return (files, sources, diagnostics)
     }
 
     /// Sorts the site and builds its taxonomy.
@@ -553,7 +593,7 @@ public struct SiteBuilder: Sendable {
         let allAssets = renderer.assets
         context.diagnostics += OutputCollisions.problems(
             staticPaths: staticPaths, generated: pages.lazy.map(\.path) + allAssets.map(\.path),
-            replaceable: Set(allAssets.map(\.path)), staticFolder: context.config.paths.static)
+            replaceable: Set(allAssets.map(\.path)), source: context.staticSource)
         let assets = allAssets.filter { !staticPaths.contains($0.path) }
         var failed = pages.lazy.compactMap { page in page.failure.map { (page.path, $0) } }.first
         for asset in assets {
@@ -638,7 +678,7 @@ public struct SiteBuilder: Sendable {
         let assetPaths = Set(renderer.assets.map(\.path))
         context.diagnostics += OutputCollisions.problems(
             staticPaths: staticPaths, generated: paths.union(assetPaths), replaceable: assetPaths,
-            staticFolder: context.config.paths.static)
+            source: context.staticSource)
         try context.failIfNeeded()
         // Assets depend only on the frame, but are few: rewrite any that differ.
         let assets = renderer.assets.filter { !staticPaths.contains($0.path) }
@@ -690,7 +730,7 @@ public struct SiteBuilder: Sendable {
         let assetPaths = Set(renderer.assets.map(\.path))
         context.diagnostics += OutputCollisions.problems(
             staticPaths: staticPaths, generated: files.map(\.path), replaceable: assetPaths,
-            staticFolder: context.config.paths.static)
+            source: context.staticSource)
         // A static file replaces a theme or plugin asset of the same path.
         rendered.removeAll { staticPaths.contains($0.path) && assetPaths.contains($0.path) }
         context.files = rendered

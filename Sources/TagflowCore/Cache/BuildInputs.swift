@@ -38,13 +38,14 @@ enum BuildInputs {
 
         let paths = config.paths
         var content: [String] = []
-        if known == nil {
-            for folder in ["posts", "pages"] {
-                let listing = SiteFiles.markdownFiles(
-                    under: paths.content == "." ? folder : "\(paths.content)/\(folder)", in: siteRoot)
-                guard listing.diagnostics.isEmpty else { return nil }
-                content += listing.files
-            }
+        // Files beside the Markdown: a page bundle's photos, published beside its page.
+        var contentOthers: [String] = []
+        for folder in ["posts", "pages"] {
+            let listing = SiteFiles.contentFiles(
+                under: paths.content == "." ? folder : "\(paths.content)/\(folder)", in: siteRoot)
+            guard listing.diagnostics.isEmpty else { return nil }
+            if known == nil { content += listing.markdown }
+            contentOthers += listing.others
         }
         let templates = SiteFiles.allFiles(under: paths.templates, in: siteRoot)
         let statics = SiteFiles.allFiles(under: paths.static, in: siteRoot)
@@ -61,12 +62,19 @@ enum BuildInputs {
         let contentCount = known?.count ?? content.count
         let fileDigests = (known?.map { Optional($0.digest) } ?? []) + readDigests
         var frame = digest
+        let contentPaths = known?.map(\.path) ?? content
+        let contentFolders = ["posts", "pages"].map { paths.content == "." ? $0 : "\(paths.content)/\($0)" }
         for (index, file) in fileDigests.enumerated() {
             guard let file else { return nil }
             digest.update(file)
-            if index >= contentCount { frame.update(file) }
+            // A bundle's index says where its files are published: an edit to it is a full build.
+            if index >= contentCount
+                || contentFolders.contains(where: { SiteFiles.isBundleIndex(contentPaths[index], under: $0) })
+            {
+                frame.update(file)
+            }
         }
-        for path in statics.files + (config.chips.font.isEmpty ? [] : [config.chips.font]) {
+        for path in statics.files + contentOthers + (config.chips.font.isEmpty ? [] : [config.chips.font]) {
             guard let stamp = stamp(of: siteRoot.appendingPathComponent(path)) else { return nil }
             digest.update(path)
             digest.update(stamp.size)

@@ -69,8 +69,17 @@ struct ContentLoader: Sendable {
     func kind(ofContentPath path: String) -> Kind? {
         guard SiteFiles.isMarkdown(path) else { return nil }
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !components.contains(where: { $0.isEmpty || SiteFiles.isSkipped($0) }) else { return nil }
-        return folders.first { path.hasPrefix($0.folder + "/") }?.kind
+        guard !components.contains(where: { $0.isEmpty || SiteFiles.isSkipped($0) }),
+            let folder = folders.first(where: { path.hasPrefix($0.folder + "/") })
+        else { return nil }
+        // A bundle's files are published beside its page, which only a full build copies; and
+        // its other Markdown files are not posts.
+        let inBundle = SiteFiles.ancestors(of: path, below: folder.folder).contains { ancestor in
+            ["index.md", "index.markdown"].contains {
+                FileManager.default.fileExists(atPath: siteRoot.appendingPathComponent("\(ancestor)/\($0)").path)
+            }
+        }
+        return inBundle ? nil : folder.kind
     }
 
     func load(progress: BuildProgress? = nil) async -> Result {
@@ -229,6 +238,7 @@ struct ContentLoader: Sendable {
             let mapping = try YAMLReader.mapping(from: split.yaml ?? "", firstLine: split.yamlFirstLine)
             var reader = FrontMatterReader(
                 path: path, text: text, mapping: mapping, timeZone: timeZone, templateNames: templateNames)
+            reader.isBundleIndex = folders.contains { SiteFiles.isBundleIndex(path, under: $0.folder) }
             if let problem = MarkdownLimits.problem(in: split.body, firstLine: split.bodyFirstLine) {
                 return .failed([
                     fileError(path, problem.message, at: (problem.line, problem.column), hint: problem.hint)

@@ -9,6 +9,9 @@ struct FrontMatterReader {
     let mapping: YAMLMapping
     let timeZone: TimeZone
     let templateNames: Set<String>
+    /// Whether the file is a page bundle's `index.md`: its folder's name then gives the date,
+    /// slug and title.
+    var isBundleIndex = false
     var diagnostics: [Diagnostic] = []
 
     /// The most tags one post may have.
@@ -27,7 +30,10 @@ struct FrontMatterReader {
         self.timeZone = timeZone
     }
 
-    var fileName: String { Self.fileName(of: path) }
+    /// The name the defaults come from: the file's, or a bundle's folder's (`2024-04-01-trip.md`).
+    var fileName: String {
+        isBundleIndex ? Self.fileName(of: SiteFiles.parentFolder(of: path)) + ".md" : Self.fileName(of: path)
+    }
 
     var baseName: String {
         let fileName = fileName

@@ -8,13 +8,58 @@ enum SiteFiles {
     /// site folder only (one that leads out is an error), and a link back to a folder already visited is reported
     /// instead of followed forever. FIFOs, sockets and devices are skipped with a warning.
     static func markdownFiles(under folder: String, in root: URL) -> (files: [String], diagnostics: [Diagnostic]) {
-        var files: [String] = []
+        let listing = contentFiles(under: folder, in: root)
+        return (listing.markdown, listing.diagnostics)
+    }
+
+    /// The files of a content folder: its posts' (or pages') Markdown files, and every other
+    /// file (the files of page bundles among them), each sorted by path.
+    static func contentFiles(under folder: String, in root: URL) -> (
+        markdown: [String], others: [String], diagnostics: [Diagnostic]
+    ) {
+        var markdown: [String] = []
+        var others: [String] = []
         var diagnostics: [Diagnostic] = []
         var visited = Set<String>()
         walk(folder, in: root, visited: &visited, diagnostics: &diagnostics) { path in
-            if isMarkdown(path) { files.append(path) }
+            if isMarkdown(path) { markdown.append(path) } else { others.append(path) }
         }
-        return (files.sorted(), diagnostics)
+        // A bundle's other Markdown files belong to it, as its photos do: they are not posts.
+        let bundles = Set(markdown.filter { isBundleIndex($0, under: folder) }.map { parentFolder(of: $0) })
+        if !bundles.isEmpty {
+            let inBundles = markdown.filter { file in
+                !isBundleIndex(file, under: folder)
+                    && ancestors(of: file, below: folder).contains(where: bundles.contains)
+            }
+            let moved = Set(inBundles)
+            markdown.removeAll { moved.contains($0) }
+            others += inBundles
+        }
+        return (markdown.sorted(), others.sorted(), diagnostics)
+    }
+
+    /// Whether a path is a page bundle's text: `index.md` (or `index.markdown`) in a folder below
+    /// the content folder `folder` (`posts/2024-04-01-trip/index.md`; not `posts/index.md`).
+    static func isBundleIndex(_ path: String, under folder: String) -> Bool {
+        let name = path.split(separator: "/").last.map { $0.lowercased() } ?? ""
+        guard name == "index.md" || name == "index.markdown", path.hasPrefix(folder + "/") else { return false }
+        return parentFolder(of: path).count > folder.count
+    }
+
+    /// The folder part of a path (`posts/trip` for `posts/trip/index.md`).
+    static func parentFolder(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+    }
+
+    /// The folders that hold `path`, innermost first, down to (not including) `folder`.
+    static func ancestors(of path: String, below folder: String) -> [String] {
+        var found: [String] = []
+        var current = parentFolder(of: path)
+        while current.count > folder.count, current.hasPrefix(folder + "/") {
+            found.append(current)
+            current = parentFolder(of: current)
+        }
+        return found
     }
 
     /// Whether a path names a Markdown file (`.md`, `.markdown`, in any case).

@@ -11,11 +11,11 @@ enum OutputCollisions {
     ///   - staticPaths: Output paths of the static files.
     ///   - generated: Output paths of every generated file (pages and assets).
     ///   - replaceable: The generated paths a static file may replace (assets).
-    ///   - staticFolder: The site-relative static folder, for the messages.
+    ///   - source: The site-relative file a static file's output path comes from, for the messages.
     /// - Returns: One error per colliding static file, in path order.
     static func problems(
         staticPaths: some Collection<String>, generated: some Sequence<String>, replaceable: Set<String>,
-        staticFolder: String
+        source: (String) -> String
     ) -> [Diagnostic] {
         guard !staticPaths.isEmpty else { return [] }
         var files = Set<String>()
@@ -48,7 +48,7 @@ enum OutputCollisions {
                 Diagnostic(
                     .error,
                     TagflowError(
-                        location: SourceLocation(path: "\(staticFolder)/\(path)"), step: "render", message: message,
+                        location: SourceLocation(path: source(path)), step: "render", message: message,
                         hint: "rename or move the static file; generated pages are never replaced")))
         }
         return problems
@@ -57,7 +57,7 @@ enum OutputCollisions {
     /// Whether any of `paths` collides with a static file, by the same rule.
     static func collide(_ paths: some Sequence<String>, withStatic staticPaths: Set<String>) -> Bool {
         guard !staticPaths.isEmpty else { return false }
-        return !problems(staticPaths: staticPaths, generated: paths, replaceable: [], staticFolder: "").isEmpty
+        return !problems(staticPaths: staticPaths, generated: paths, replaceable: [], source: { $0 }).isEmpty
     }
 
     /// The folders a path lies in, nearest first (`a/b/c` → `a/b`, `a`).

@@ -111,7 +111,7 @@ h1 { font-size: 2rem; margin: 0 0 0.5rem; }
 {{#tags}}
 <category term="{{name}}"/>
 {{/tags}}
-<content type="html">{{content}}</content>
+<content type="html" xml:base="{{permalink}}">{{content}}</content>
 </entry>
 {{/entries}}
 </feed>
