@@ -13,6 +13,9 @@ public struct HTMLToken: Sendable {
     /// A start tag's attributes, names in lower case and values with character references
     /// decoded, in the order written.
     public var attributes: [(name: String, value: String)] = []
+    /// The bytes of each attribute's value as written (inside its quotes; empty, after the name,
+    /// for an attribute without a value), in the order of ``attributes``.
+    public var valueRanges: [Range<Int>] = []
     /// A start tag written `<x/>`.
     public var isSelfClosing = false
 
@@ -193,6 +196,7 @@ public enum HTMLScanner {
             var valueIndex = index
             while valueIndex < count, isSpace(bytes[valueIndex]) { valueIndex += 1 }
             var value = ""
+            var valueRange = index..<index
             if valueIndex < count, bytes[valueIndex] == UInt8(ascii: "=") {
                 valueIndex += 1
                 while valueIndex < count, isSpace(bytes[valueIndex]) { valueIndex += 1 }
@@ -201,6 +205,7 @@ public enum HTMLScanner {
                     let quote = bytes[valueIndex]
                     let end = firstIndex(of: quote, in: bytes, from: valueIndex + 1) ?? count
                     value = CharacterReferences.decoded(bytes[(valueIndex + 1)..<end])
+                    valueRange = (valueIndex + 1)..<end
                     index = min(end + 1, count)
                 } else {
                     let valueStart = valueIndex
@@ -208,11 +213,15 @@ public enum HTMLScanner {
                         valueIndex += 1
                     }
                     value = CharacterReferences.decoded(bytes[valueStart..<valueIndex])
+                    valueRange = valueStart..<valueIndex
                     index = valueIndex
                 }
             }
             // The first of two attributes with one name wins, as in a browser.
-            if !token.attributes.contains(where: { $0.name == name }) { token.attributes.append((name, value)) }
+            if !token.attributes.contains(where: { $0.name == name }) {
+                token.attributes.append((name, value))
+                token.valueRanges.append(valueRange)
+            }
         }
         return token
     }

@@ -11,7 +11,9 @@ network), and opens the post at 375 and 1280 px, light and dark. It fails on:
   - horizontal overflow of the page;
   - text of the content or the table of contents under 4.5:1 contrast with its background;
   - a table of contents whose links do not lead to the headings;
-  - any <script>.
+  - any <script>;
+and, built again with `relative_links: true` and opened from the disk (file://), that the page is
+styled, its first image loads and its tag links lead to files.
 
 Usage: Tests/Browser/writing_browser.py [--tagflow PATH] [--chromium PATH]
 Without Chromium it prints SKIPPED and exits 0 (exit 1 when $CI is set).
@@ -138,6 +140,8 @@ def serve(folder):
 
     handler = functools.partial(SlowImages, directory=folder)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    # The browser drops connections it no longer needs (a favicon at shutdown): not a problem.
+    server.handle_error = lambda request, address: None
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
@@ -190,6 +194,27 @@ def main():
                         problems.append(f"{scheme} @{width}px: {result['images']} images in the content")
                     if result["scripts"]:
                         problems.append(f"{scheme} @{width}px: {result['scripts']} <script> elements")
+            # relative_links: the same site opened from the disk is styled, its images show, and
+            # following a tag's link reaches the tag's page.
+            with open(os.path.join(source, "site.yml"), "a") as f:
+                f.write("relative_links: true\n")
+            on_disk = os.path.join(work, "on-disk")
+            subprocess.run([args.tagflow, "build", source, "-o", on_disk, "-q"], check=True)
+            browser._events = [e for e in browser._events if e["method"] != "Page.loadEventFired"]
+            browser.call("Page.navigate", {"url": "file://" + os.path.join(on_disk, "posts/trip/index.html")})
+            browser.wait_event("Page.loadEventFired")
+            state = browser.evaluate(
+                "(() => ({sheets: [...document.styleSheets].map(s => { try { return s.cssRules.length; }"
+                " catch (e) { return 0; } }),"
+                " images: [...document.images].filter(i => i.loading !== 'lazy').map(i => i.naturalWidth),"
+                " tag: (document.querySelector('a[href*=\"tags/\"]') || {}).href}))()")
+            if not state["sheets"] or 0 in state["sheets"]:
+                problems.append(f"file://: stylesheets not loaded: {state['sheets']}")
+            if 0 in state["images"]:
+                problems.append(f"file://: images not loaded: {state['images']}")
+            tag = state["tag"] or ""
+            if not tag.startswith("file://") or not os.path.isfile(tag[len("file://"):].split("#")[0]):
+                problems.append(f"file://: the tag link {tag!r} leads to no file")
         server.shutdown()
         print(f"writing in Chromium: {views} views of a bundle post (images held back {IMAGE_DELAY} s), "
               f"layout shift {max(shifts):.4f} at most")

@@ -226,8 +226,8 @@ public actor IncrementalBuilder {
     /// The plan of a renderer whose posts and pages kept their slugs and places, made from the plan
     /// it follows.
     ///
-    /// Every page that is not a tag page is the same job in the same order, and so is each page of
-    /// a tag that kept its slug. Those keep their paths, and are compared with their earlier keys
+    /// Every page that is not a tag's (its pages and its feed) is the same job in the same order,
+    /// and so is each page of a tag that kept its slug. Those keep their paths, and are compared with their earlier keys
     /// (making every path and looking each up again was a fifth of a tag edit in `tagflow serve`).
     ///
     /// - Parameters:
@@ -240,11 +240,15 @@ public actor IncrementalBuilder {
     {
         // Where the earlier pages are in `previous`: each tag's by page number, and the others.
         var tagPages: [[Int]] = Array(repeating: [], count: previousTags.tags.count)
+        var tagFeeds: [Int?] = Array(repeating: nil, count: previousTags.tags.count)
         var others: [Int] = []
         for (position, planned) in previous.enumerated() {
-            if case .tag(let index, _) = planned.job {
+            switch planned.job {
+            case .tag(let index, _):
                 if tagPages.indices.contains(index) { tagPages[index].append(position) }
-            } else {
+            case .tagFeed(let index):
+                if tagFeeds.indices.contains(index) { tagFeeds[index] = position }
+            default:
                 others.append(position)
             }
         }
@@ -256,12 +260,19 @@ public actor IncrementalBuilder {
         let jobs = renderer.jobs
         for (job, key) in zip(jobs, renderer.keys(of: jobs)) {
             var earlier: Int?
+            // The same tag, at the same address.
+            let previousIndex = { (index: Int) -> Int? in
+                guard let old = previousTags.indexByKey[tags[index].key],
+                    previousTags.tags[old].slug == tags[index].slug
+                else { return nil }
+                return old
+            }
             if case .tag(let index, let pagination) = job {
-                if let old = previousTags.indexByKey[tags[index].key], previousTags.tags[old].slug == tags[index].slug,
-                    tagPages[old].indices.contains(pagination.page - 1)
-                {
+                if let old = previousIndex(index), tagPages[old].indices.contains(pagination.page - 1) {
                     earlier = tagPages[old][pagination.page - 1]
                 }
+            } else if case .tagFeed(let index) = job {
+                earlier = previousIndex(index).flatMap { tagFeeds[$0] }
             } else {
                 guard nextOther < others.count, previous[others[nextOther]].job == job else { return nil }
                 earlier = others[nextOther]

@@ -28,6 +28,9 @@ public struct SiteConfig: Sendable, Hashable {
     public var postsPerPage = 10
     /// Posts in the Atom feed.
     public var feedEntries = 20
+    /// Write every link into the site relative to its page, so that the output works opened
+    /// from the file system.
+    public var relativeLinks = false
     /// Where things are, relative to the site folder.
     public var paths = Paths()
     /// How Markdown is rendered.
@@ -120,7 +123,7 @@ extension SiteConfig {
     /// Every key `site.yml` accepts, in the order the reference lists them (a test checks the docs).
     public static let knownKeys: [String] = [
         "title", "description", "base_url", "language", "author", "timezone", "posts_per_page", "feed_entries",
-        "paths.content", "paths.templates", "paths.static", "paths.output",
+        "relative_links", "paths.content", "paths.templates", "paths.static", "paths.output",
         "markdown.unsafe", "markdown.smart_punctuation", "markdown.hard_breaks", "markdown.toc",
         "chips.enabled", "chips.font", "chips.font_size", "chips.line_height", "chips.padding_x", "chips.padding_y",
         "chips.border", "chips.radius", "chips.column_gap", "chips.row_gap", "chips.justify", "chips.breakpoints",
@@ -183,6 +186,7 @@ extension SiteConfig {
                 }
             case "posts_per_page": reader.positiveInt(entry) { config.postsPerPage = $0 }
             case "feed_entries": reader.positiveInt(entry) { config.feedEntries = $0 }
+            case "relative_links": reader.bool(entry) { config.relativeLinks = $0 }
             case "paths.content":
                 pathsEntry = pathsEntry ?? entry
                 reader.relativePath(entry) { config.paths.content = $0 }

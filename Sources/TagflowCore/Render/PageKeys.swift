@@ -157,6 +157,7 @@ extension SiteRenderer {
             return Routes.file(for: Pagination.path(of: pagination.page, firstPagePath: firstPage))
         case .notFound: return "404.html"
         case .feed: return "feed.xml"
+        case .tagFeed(let index): return Routes.file(for: Routes.tagFeed(site.taxonomy.tags[index].slug))
         case .sitemap: return "sitemap.xml"
         }
     }
@@ -227,6 +228,12 @@ extension SiteRenderer {
             let entries = site.posts.indices.lazy.filter { !site.posts[$0].isUnreleased }.prefix(
                 site.config.feedEntries)
             for index in entries { digest.update(keys.summaries[index]) }
+        case .tagFeed(let index):
+            add(9)
+            digest.update(keys.tagLinks[index])
+            let posts = site.taxonomy.tags[index].postIndices
+            let entries = posts.lazy.filter { !site.posts[$0].isUnreleased }.prefix(site.config.feedEntries)
+            for post in entries { digest.update(keys.summaries[post]) }
         case .sitemap:
             add(8)
             // Each tag's URL, not its count: a tag added to a post does not change the sitemap.

@@ -18,6 +18,7 @@ struct Routes: Sendable {
     static func post(_ slug: Slug) -> String { "/posts/\(slug.rawValue)/" }
     static func page(_ slug: Slug) -> String { "/\(slug.rawValue)/" }
     static func tag(_ slug: Slug) -> String { "/tags/\(slug.rawValue)/" }
+    static func tagFeed(_ slug: Slug) -> String { "/tags/\(slug.rawValue)/feed.xml" }
 
     /// Top-level names a page's slug must not take, because the site's own pages live there.
     static let reservedPageSlugs: Set<String> = [

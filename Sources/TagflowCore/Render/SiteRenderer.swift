@@ -203,6 +203,8 @@ struct SiteRenderer: Sendable {
         case page(Int)
         case tags
         case tag(Int, Pagination)
+        /// A tag's Atom feed.
+        case tagFeed(Int)
         case notFound
         case feed
         case sitemap
@@ -218,6 +220,7 @@ struct SiteRenderer: Sendable {
         jobs += site.pages.indices.map(Job.page)
         for (index, tag) in site.taxonomy.tags.enumerated() {
             jobs += Pagination.pages(itemCount: tag.count, perPage: perPage).map { Job.tag(index, $0) }
+            jobs.append(.tagFeed(index))
         }
         jobs.append(.notFound)
         return jobs
@@ -461,6 +464,7 @@ struct SiteRenderer: Sendable {
             Pagination.path(of: pagination.page, firstPagePath: Routes.tag(site.taxonomy.tags[index].slug))
         case .notFound: Routes.notFound
         case .feed: Routes.feed
+        case .tagFeed(let index): Routes.tagFeed(site.taxonomy.tags[index].slug)
         case .sitemap: Routes.sitemap
         }
     }
@@ -547,14 +551,20 @@ struct SiteRenderer: Sendable {
             return (page(Routes.notFound, "404", context), [])
         case .feed:
             return (page(Routes.feed, "atom", feedContext()), [])
+        case .tagFeed(let index):
+            return (page(path(of: job), "atom", tagFeedContext(index)), [])
         case .sitemap:
             return (page(Routes.sitemap, "sitemap", sitemapContext()), [])
         }
     }
 
     private func page(_ path: String, _ template: String, _ context: TemplateObject) -> OutputFile {
-        let bytes = theme.bytes(rendering: context, with: template)
+        var bytes = theme.bytes(rendering: context, with: template)
         let file = Routes.file(for: path)
+        // The 404 page is served at any address, where only links from the root lead home.
+        if site.config.relativeLinks, file.hasSuffix(".html"), path != Routes.notFound {
+            bytes = RelativeLinks.rewritten(bytes, file: file, basePath: site.config.basePath)
+        }
         // One forbidden character in a title or a post makes a whole feed unreadable.
         return OutputFile(path: file, contents: file.hasSuffix(".xml") ? XMLCharacters.sanitized(bytes) : bytes)
     }
@@ -653,7 +663,10 @@ struct SiteRenderer: Sendable {
     }
 
     private func tagContext(_ link: TagLink) -> TemplateObject {
-        ["name": .text(link.name), "url": .text(link.url), "count": .number(link.count)]
+        [
+            "name": .text(link.name), "url": .text(link.url), "count": .number(link.count),
+            "feed_url": .text(link.url + "feed.xml"),
+        ]
     }
 
     /// The tag first, then tags sharing posts with it: most shared first, then by identity (the
@@ -716,10 +729,29 @@ struct SiteRenderer: Sendable {
         return (images.sized(html, pagePath: pagePath), diagnostics)
     }
 
+    /// The site's feed: its newest released posts.
     private func feedContext() -> TemplateObject {
+        // Its id stays the site's address, as it always was: readers know the feed by it.
+        feedContext(
+            entries: site.posts.indices, title: site.config.title, path: Routes.feed,
+            alternate: routes.permalink(Routes.home), id: routes.permalink(Routes.home))
+    }
+
+    /// A tag's feed: the newest released posts with the tag.
+    private func tagFeedContext(_ index: Int) -> TemplateObject {
+        let tag = site.taxonomy.tags[index]
+        return feedContext(
+            entries: tag.postIndices, title: "\(tag.name) · \(site.config.title)", path: Routes.tagFeed(tag.slug),
+            alternate: routes.permalink(Routes.tag(tag.slug)), id: routes.permalink(Routes.tagFeed(tag.slug)))
+    }
+
+    /// The feed of the first `feed_entries` released posts of `indices` (newest first).
+    private func feedContext(
+        entries indices: some Sequence<Int>, title: String, path: String, alternate: String, id: String
+    ) -> TemplateObject {
         // By index: filtering the posts copied all of them to keep the first few.
         var entries: [Post] = []
-        for index in site.posts.indices where !site.posts[index].isUnreleased {
+        for index in indices where !site.posts[index].isUnreleased {
             guard entries.count < site.config.feedEntries else { break }
             entries.append(site.posts[index])
         }
@@ -727,7 +759,9 @@ struct SiteRenderer: Sendable {
         return [
             "site": siteContext,
             "feed": .object([
-                "permalink": .text(routes.permalink(Routes.feed)), "updated": .text(updated.rfc3339(in: timeZone)),
+                "title": .text(title), "permalink": .text(routes.permalink(path)), "alternate": .text(alternate),
+                "id": .text(id),
+                "updated": .text(updated.rfc3339(in: timeZone)),
                 "author": .text(site.config.author.isEmpty ? site.config.title : site.config.author),
             ]),
             "entries": .list(

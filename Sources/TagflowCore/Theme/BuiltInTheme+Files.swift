@@ -90,13 +90,13 @@ h1 { font-size: 2rem; margin: 0 0 0.5rem; }
         "atom.mustache": #"""
 <?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="{{site.language}}">
-<title>{{site.title}}</title>
+<title>{{feed.title}}</title>
 {{#site.description}}
 <subtitle>{{site.description}}</subtitle>
 {{/site.description}}
 <link href="{{feed.permalink}}" rel="self" type="application/atom+xml"/>
-<link href="{{site.permalink}}" rel="alternate" type="text/html"/>
-<id>{{site.permalink}}</id>
+<link href="{{feed.alternate}}" rel="alternate" type="text/html"/>
+<id>{{feed.id}}</id>
 <updated>{{feed.updated}}</updated>
 <author><name>{{feed.author}}</name></author>
 <generator>Tagflow</generator>
@@ -293,6 +293,9 @@ h1 { font-size: 2rem; margin: 0 0 0.5rem; }
         "tag.mustache": #"""
 {{<base}}
 {{$title}}{{tag.name}} · {{site.title}}{{^pagination.is_first}} · Page {{pagination.page}}{{/pagination.is_first}}{{/title}}
+{{$head}}
+<link rel="alternate" type="application/atom+xml" title="{{tag.name}} · {{site.title}}" href="{{tag.feed_url}}">
+{{/head}}
 {{$content}}
 <h1>Tagged “{{tag.name}}”</h1>
 <p class="meta">{{tag.count}} {{tag.posts_word}} · <a href="{{site.tags_url}}">all tags</a></p>
