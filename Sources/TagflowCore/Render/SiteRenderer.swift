@@ -734,20 +734,25 @@ struct SiteRenderer: Sendable {
         // Its id stays the site's address, as it always was: readers know the feed by it.
         feedContext(
             entries: site.posts.indices, title: site.config.title, path: Routes.feed,
-            alternate: routes.permalink(Routes.home), id: routes.permalink(Routes.home))
+            alternate: routes.permalink(Routes.home), id: routes.permalink(Routes.home), fullContent: true)
     }
 
-    /// A tag's feed: the newest released posts with the tag.
+    /// A tag's feed: the newest released posts with the tag, as summaries.
+    ///
+    /// Not whole posts: the site's feed has those, and 20 whole posts for each of a large blog's
+    /// 600 tags were more bytes than the blog (docs/performance.md).
     private func tagFeedContext(_ index: Int) -> TemplateObject {
         let tag = site.taxonomy.tags[index]
         return feedContext(
             entries: tag.postIndices, title: "\(tag.name) · \(site.config.title)", path: Routes.tagFeed(tag.slug),
-            alternate: routes.permalink(Routes.tag(tag.slug)), id: routes.permalink(Routes.tagFeed(tag.slug)))
+            alternate: routes.permalink(Routes.tag(tag.slug)), id: routes.permalink(Routes.tagFeed(tag.slug)),
+            fullContent: false)
     }
 
     /// The feed of the first `feed_entries` released posts of `indices` (newest first).
     private func feedContext(
-        entries indices: some Sequence<Int>, title: String, path: String, alternate: String, id: String
+        entries indices: some Sequence<Int>, title: String, path: String, alternate: String, id: String,
+        fullContent: Bool
     ) -> TemplateObject {
         // By index: filtering the posts copied all of them to keep the first few.
         var entries: [Post] = []
@@ -760,22 +765,25 @@ struct SiteRenderer: Sendable {
             "site": siteContext,
             "feed": .object([
                 "title": .text(title), "permalink": .text(routes.permalink(path)), "alternate": .text(alternate),
-                "id": .text(id),
+                "id": .text(id), "full_content": .flag(fullContent),
                 "updated": .text(updated.rfc3339(in: timeZone)),
                 "author": .text(site.config.author.isEmpty ? site.config.title : site.config.author),
             ]),
             "entries": .list(
                 entries.map { post in
                     let path = Routes.post(post.slug)
-                    return .object([
+                    var entry: TemplateObject = [
                         "title": .text(post.title), "permalink": .text(routes.permalink(path)),
                         "date_rfc3339": .text(post.date.rfc3339(in: timeZone)),
                         "updated_rfc3339": .text((post.updated ?? post.date).rfc3339(in: timeZone)),
                         "summary": .text(post.summary),
-                        "content": .text(contentHTML(post.body, sourcePath: post.sourcePath, pagePath: path).0),
                         "tags": .list(
                             post.tagKeys.compactMap { site.taxonomy[$0] }.map { .object(["name": .text($0.name)]) }),
-                    ])
+                    ]
+                    if fullContent {
+                        entry["content"] = .text(contentHTML(post.body, sourcePath: post.sourcePath, pagePath: path).0)
+                    }
+                    return .object(entry)
                 }),
         ]
     }

@@ -111,7 +111,9 @@ h1 { font-size: 2rem; margin: 0 0 0.5rem; }
 {{#tags}}
 <category term="{{name}}"/>
 {{/tags}}
+{{#feed.full_content}}
 <content type="html" xml:base="{{permalink}}">{{content}}</content>
+{{/feed.full_content}}
 </entry>
 {{/entries}}
 </feed>

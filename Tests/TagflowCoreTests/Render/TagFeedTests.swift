@@ -59,9 +59,12 @@ import Testing
         let entries = feed.elements(forName: "entry")
         #expect(entries.compactMap { text($0, "title") } == ["B", "A & B"], "newest first, the draft left out")
         for entry in entries {
-            for required in ["id", "title", "updated", "content"] {
-                #expect(text(entry, required) != nil, "\(required)")
+            // Summaries, with the link to the post (the site's feed carries whole posts).
+            for required in ["id", "title", "updated", "summary"] {
+                #expect(entry.elements(forName: required).count == 1, "\(required)")
             }
+            #expect(entry.elements(forName: "content").isEmpty)
+            #expect(entry.elements(forName: "link").contains { attribute($0, "rel") == "alternate" })
         }
         let other = try String(
             contentsOf: fixture.output.appendingPathComponent("tags/c-sharp/feed.xml"), encoding: .utf8)
@@ -76,5 +79,8 @@ import Testing
         // The site's own feed keeps its identity.
         let site = try XMLDocument(data: Data(contentsOf: fixture.output.appendingPathComponent("feed.xml")))
         #expect(site.rootElement().flatMap { text($0, "id") } == "https://example.org/blog/")
+        #expect(
+            site.rootElement()?.elements(forName: "entry").allSatisfy { !$0.elements(forName: "content").isEmpty }
+                == true)
     }
 }
