@@ -41,9 +41,14 @@ enum SiteFiles {
     /// Whether a path is a page bundle's text: `index.md` (or `index.markdown`) in a folder below
     /// the content folder `folder` (`posts/2024-04-01-trip/index.md`; not `posts/index.md`).
     static func isBundleIndex(_ path: String, under folder: String) -> Bool {
-        let name = path.split(separator: "/").last.map { $0.lowercased() } ?? ""
-        guard name == "index.md" || name == "index.markdown", path.hasPrefix(folder + "/") else { return false }
-        return parentFolder(of: path).count > folder.count
+        // By length first: every post's path is asked, on the way to "Up to date" too.
+        let utf8 = path.utf8
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
+        let name = utf8[utf8.index(after: slash)...]
+        guard name.count == 8 || name.count == 14 else { return false }
+        let lower = String(decoding: name, as: UTF8.self).lowercased()
+        guard lower == "index.md" || lower == "index.markdown", path.hasPrefix(folder + "/") else { return false }
+        return utf8.distance(from: utf8.startIndex, to: slash) > folder.utf8.count
     }
 
     /// The folder part of a path (`posts/trip` for `posts/trip/index.md`).
