@@ -48,9 +48,7 @@ final class ContentImages: Sendable {
     ///     `src` values resolve.
     /// - Returns: The content, unchanged when it has no `<img>`.
     func sized(_ html: String, pagePath: String) -> String {
-        guard html.utf8.contains(UInt8(ascii: "<")), html.range(of: "<img", options: .caseInsensitive) != nil else {
-            return html
-        }
+        guard Self.mayHaveImage(html) else { return html }
         let bytes = Array(html.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 256)
@@ -75,6 +73,23 @@ final class ContentImages: Sendable {
         guard copied > 0 else { return html }
         output += bytes[copied...]
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether `html` holds `<img` in any case: most posts have no image, and are passed over
+    /// with one scan of their bytes.
+    static func mayHaveImage(_ html: String) -> Bool {
+        var html = html
+        return html.withUTF8 { bytes in
+            guard bytes.count >= 4 else { return false }
+            for index in 0..<(bytes.count - 3) where bytes[index] == UInt8(ascii: "<") {
+                if bytes[index + 1] | 0x20 == UInt8(ascii: "i"), bytes[index + 2] | 0x20 == UInt8(ascii: "m"),
+                    bytes[index + 3] | 0x20 == UInt8(ascii: "g")
+                {
+                    return true
+                }
+            }
+            return false
+        }
     }
 
     /// The dimensions of the static image `source` names, read once per file.

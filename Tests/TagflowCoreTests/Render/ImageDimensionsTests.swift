@@ -87,6 +87,11 @@ import Testing
         #expect(images.sized(code, pagePath: "/") == code)
     }
 
+    @Test func onlyContentWithAnImageIsScanned() {
+        #expect(ContentImages.mayHaveImage("<p><IMG src=x></p>") && ContentImages.mayHaveImage("<img"))
+        #expect(!ContentImages.mayHaveImage("<p>image</p><i>mg</i>") && !ContentImages.mayHaveImage("<im"))
+    }
+
     @Test func sourcesResolveAsABrowserResolvesThem() throws {
         let images = try Self.images(baseURL: "https://example.org/blog/")
         #expect(images.outputPath(of: "/blog/images/red.png", pagePath: "/") == "images/red.png")
