@@ -156,7 +156,12 @@ public enum HTMLScanner {
     }
 
     /// The start tag at `start` (a `<` followed by a letter).
-    private static func startTag(in bytes: [UInt8], at start: Int) -> HTMLToken {
+    ///
+    /// - Parameters:
+    ///   - bytes: The document.
+    ///   - start: The index of the tag's `<`, which a letter follows.
+    /// - Returns: The tag, its attributes and the bytes it covers.
+    public static func startTag(in bytes: [UInt8], at start: Int) -> HTMLToken {
         let count = bytes.count
         var index = start + 1
         while index < count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: ">"),
@@ -232,11 +237,13 @@ public enum HTMLScanner {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
     }
 
-    static func isLetter(_ byte: UInt8) -> Bool {
+    /// Whether a byte is an ASCII letter.
+    public static func isLetter(_ byte: UInt8) -> Bool {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
     }
 
-    static func lowercased(_ bytes: ArraySlice<UInt8>) -> String {
+    /// ASCII bytes as a lowercased string (a tag or attribute name).
+    public static func lowercased(_ bytes: ArraySlice<UInt8>) -> String {
         String(decoding: bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 

@@ -89,11 +89,28 @@ public struct MarkdownFileLink: Sendable, Hashable {
     /// - Parameter destination: A link's destination as written.
     /// - Returns: Whether the site should resolve it.
     public static func namesMarkdownFile(_ destination: String) -> Bool {
-        guard !destination.hasPrefix("//"), !destination.hasPrefix("#") else { return false }
-        let path = destination.prefix { $0 != "?" && $0 != "#" }.lowercased()
-        guard path.hasSuffix(".md") || path.hasSuffix(".markdown") else { return false }
+        var destination = destination
+        return destination.withUTF8 { namesMarkdownFile(utf8: $0) }
+    }
+
+    /// ``namesMarkdownFile(_:)`` of a destination's UTF-8 bytes (every link of every post is asked).
+    static func namesMarkdownFile(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let slash = UInt8(ascii: "/")
+        let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+        guard end >= 3, bytes[0] != UInt8(ascii: "#"), !(end >= 2 && bytes[0] == slash && bytes[1] == slash) else {
+            return false
+        }
+        func endsWith(_ suffix: StaticString) -> Bool {
+            let count = suffix.utf8CodeUnitCount
+            guard end >= count else { return false }
+            return (0..<count).allSatisfy { bytes[end - count + $0] | 0x20 == suffix.utf8Start[$0] | 0x20 }
+        }
+        guard endsWith(".md") || endsWith(".markdown") else { return false }
         // A scheme (`https:`) makes it a URL; a colon after a slash is part of a path.
-        if let colon = path.firstIndex(of: ":"), !path[..<colon].contains("/") { return false }
+        for index in 0..<end {
+            if bytes[index] == slash { return true }
+            if bytes[index] == UInt8(ascii: ":") { return false }
+        }
         return true
     }
 }

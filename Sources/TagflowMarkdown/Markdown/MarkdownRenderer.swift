@@ -458,8 +458,14 @@ struct TreeRewrite {
     ///
     /// - Returns: Whether the link names a Markdown file.
     private mutating func holdFileLink(_ node: OpaquePointer) -> Bool {
-        let destination = literal(cmark_node_get_url(node))
-        guard MarkdownFileLink.namesMarkdownFile(destination) else { return false }
+        guard let url = cmark_node_get_url(node),
+            url.withMemoryRebound(
+                to: UInt8.self, capacity: strlen(url),
+                {
+                    MarkdownFileLink.namesMarkdownFile(utf8: UnsafeBufferPointer(start: $0, count: strlen(url)))
+                })
+        else { return false }
+        let destination = literal(url)
         let placeholder = "tagflow-file-link:\(fileLinks.count)"
         fileLinks.append(
             MarkdownFileLink(

@@ -1,4 +1,5 @@
 import Foundation
+import TagflowHTML
 import TagflowTesting
 import Testing
 
@@ -85,6 +86,22 @@ import Testing
         // Text that only looks like a tag is text.
         let code = "<pre><code>&lt;img src=\"/images/red.png\"&gt;</code></pre><!-- <img src=\"/images/red.png\"> -->"
         #expect(images.sized(code, pagePath: "/") == code)
+    }
+
+    /// The quick way finds what the tokenizer finds, and steps aside where text looks like tags.
+    @Test func imageTagsAreFoundAsTheTokenizerFindsThem() {
+        for (html, rawHTML) in [
+            (#"<p><img src="a.png" alt="x &gt; y"><IMG\nsrc=b.png><imgx src=c.png><img/src=d.png></p>"#, false),
+            (#"<p>a</p><!-- <img src="hidden.png"> --><img src="e.png">"#, false),
+            (#"<script>var s = "<img src='f.png'>";</script><img src="g.png"><textarea><img src=h></textarea>"#, false),
+            (#"<p>&lt;img src="i.png"&gt;</p><img src='j.png' title='<img>'>"#, true),
+        ] {
+            let bytes = Array(html.utf8)
+            let quick = ContentImages.imageTags(in: bytes, rawHTML: rawHTML).map { $0.attribute("src") ?? "" }
+            let full = HTMLScanner.tokens(of: bytes).filter { $0.kind == .startTag && $0.name == "img" }
+                .map { $0.attribute("src") ?? "" }
+            #expect(quick == full, "\(html)")
+        }
     }
 
     @Test func onlyContentWithAnImageIsScanned() {
