@@ -14,6 +14,8 @@ import TagflowHTML
 final class ContentImages: Sendable {
     /// The site's static image files by output path (`images/a.png`).
     private let files: [String: URL]
+    /// Resolves a `src` to one of ``files`` by the link check's rules.
+    private let links: LinkChecker
     /// The site's base path without its last slash (`/blog`, or empty).
     private let basePath: String
     /// Whether content may hold raw HTML (`markdown.unsafe`), where a `<` can stand inside an
@@ -39,6 +41,7 @@ final class ContentImages: Sendable {
             files[file.path] = file.source
         }
         self.files = files
+        links = LinkChecker(basePath: config.basePath, paths: Set(files.keys))
         basePath = config.basePath
         rawHTML = config.markdown.unsafe
         baseURL = config.baseURLWithoutSlash
@@ -163,8 +166,8 @@ final class ContentImages: Sendable {
         return dimensions
     }
 
-    /// The output path (`images/a.png`) a `src` names in this site, or `nil` when it names
-    /// something elsewhere.
+    /// The output path (`images/a.png`) of the image file a `src` names in this site, or `nil`
+    /// when it names something else.
     ///
     /// - Parameters:
     ///   - source: The `src` as written (character references already decoded).
@@ -172,38 +175,11 @@ final class ContentImages: Sendable {
     /// - Returns: The path inside the output folder.
     func outputPath(of source: String, pagePath: String) -> String? {
         var reference = source.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let end = reference.firstIndex(where: { $0 == "?" || $0 == "#" }) { reference = String(reference[..<end]) }
-        var sitePath: String
-        if reference.hasPrefix(baseURL + "/"), !baseURL.isEmpty, baseURL.contains("://") {
-            sitePath = String(reference.dropFirst(baseURL.count))
-        } else if reference.hasPrefix("//") || Self.hasScheme(reference) {
-            return nil
-        } else if reference.hasPrefix("/") {
-            guard reference.hasPrefix(basePath + "/") else { return nil }
-            sitePath = String(reference.dropFirst(basePath.count))
-        } else {
-            let folder = pagePath.lastIndex(of: "/").map { String(pagePath[...$0]) } ?? "/"
-            sitePath = folder + reference
+        // The site's own absolute address is a link inside it (the link check counts it as another site's).
+        if !baseURL.isEmpty, baseURL.contains("://"), reference.hasPrefix(baseURL + "/") {
+            reference = basePath + reference.dropFirst(baseURL.count)
         }
-        guard let decoded = sitePath.removingPercentEncoding else { return nil }
-        sitePath = decoded
-        var segments: [Substring] = []
-        for segment in sitePath.split(separator: "/", omittingEmptySubsequences: true) {
-            switch segment {
-            case ".": continue
-            case "..":
-                guard !segments.isEmpty else { return nil }
-                segments.removeLast()
-            default: segments.append(segment)
-            }
-        }
-        return segments.isEmpty ? nil : segments.joined(separator: "/")
-    }
-
-    /// Whether a reference starts with a URL scheme (`https:`, `data:`…).
-    private static func hasScheme(_ reference: String) -> Bool {
-        guard let colon = reference.firstIndex(of: ":"), let first = reference.first, first.isASCII, first.isLetter
-        else { return false }
-        return reference[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+        guard case .file(let path, _) = links.resolve(reference, onPage: Routes.file(for: pagePath)) else { return nil }
+        return path
     }
 }

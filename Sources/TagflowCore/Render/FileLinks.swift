@@ -102,17 +102,7 @@ struct FileLinks: Sendable {
         } else {
             folder = ""
         }
-        var segments: [Substring] = []
-        for segment in (folder + path).split(separator: "/") {
-            switch segment {
-            case ".": continue
-            case "..":
-                guard !segments.isEmpty else { return .elsewhere }
-                segments.removeLast()
-            default: segments.append(segment)
-            }
-        }
-        let target = segments.joined(separator: "/")
+        guard let target = LinkChecker.normalize("/" + folder + path) else { return .elsewhere }
         if let route = routeBySource[target] { return .page(routes.url(route) + fragment) }
         let inContent = target.dropFirst(target.hasPrefix(contentPrefix) ? contentPrefix.count : 0)
         return inContent.hasPrefix("posts/") || inContent.hasPrefix("pages/") ? .missing(target) : .elsewhere
