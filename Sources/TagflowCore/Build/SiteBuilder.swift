@@ -207,7 +207,7 @@ public struct SiteBuilder: Sendable {
     static func sourceFolders(_ config: SiteConfig) -> [String] {
         let paths = config.paths
         let content = paths.content == "." ? [] : [paths.content]
-        return content + ["posts", "pages"].map { paths.content == "." ? $0 : "\(paths.content)/\($0)" }
+        return content + ["posts", "pages"].map(paths.contentFolder)
             + [paths.templates, paths.static]
     }
 
@@ -456,17 +456,19 @@ public struct SiteBuilder: Sendable {
     ) {
         let folder = context.config.paths.static
         let paths = context.config.paths
-        // Hidden entries at the site's top (`.git`, `.env`, the build cache) are never published.
-        let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: context.siteRoot.path)) ?? [])
-            .filter { $0.hasPrefix(".") }
         let protected =
             (sourceFolders(context.config).filter { $0 != paths.static } + [paths.output, "site.yml"])
-            .map(SiteConfig.Paths.normalized).filter { !$0.isEmpty } + hidden
+            .map(SiteConfig.Paths.normalized).filter { !$0.isEmpty } + hiddenEntries(context.siteRoot)
         let listing = SiteFiles.allFiles(under: folder, in: context.siteRoot, protected: protected)
         let files = listing.files.map { path in
             (context.siteRoot.appendingPathComponent(path), String(path.dropFirst(folder.count + 1)))
         }
         return (files, listing.diagnostics)
+    }
+
+    /// The hidden entries at the site's top (`.git`, `.env`, the build cache): never published.
+    private static func hiddenEntries(_ siteRoot: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: siteRoot.path)) ?? []).filter { $0.hasPrefix(".") }
     }
 
     /// The files of the site's page bundles, published beside their pages: everything in the
@@ -478,17 +480,15 @@ public struct SiteBuilder: Sendable {
     ) {
         guard let site = context.site else { return ([], [:], []) }
         let paths = context.config.paths
-        let content = { (folder: String) in paths.content == "." ? folder : "\(paths.content)/\(folder)" }
-        let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: context.siteRoot.path)) ?? [])
-            .filter { $0.hasPrefix(".") }
         let protected =
-            [paths.output, "site.yml", paths.templates].map(SiteConfig.Paths.normalized).filter { !$0.isEmpty } + hidden
+            [paths.output, "site.yml", paths.templates].map(SiteConfig.Paths.normalized).filter { !$0.isEmpty }
+            + hiddenEntries(context.siteRoot)
         var files: [(source: URL, path: String)] = []
         var sources: [String: String] = [:]
         var diagnostics: [Diagnostic] = []
         let bundles =
-            site.posts.map { ($0.sourcePath, content("posts"), Routes.post($0.slug)) }
-            + site.pages.map { ($0.sourcePath, content("pages"), Routes.page($0.slug)) }
+            site.posts.map { ($0.sourcePath, paths.contentFolder("posts"), Routes.post($0.slug)) }
+            + site.pages.map { ($0.sourcePath, paths.contentFolder("pages"), Routes.page($0.slug)) }
         for (source, folder, route) in bundles where SiteFiles.isBundleIndex(source, under: folder) {
             let bundle = SiteFiles.parentFolder(of: source)
             let listing = SiteFiles.allFiles(under: bundle, in: context.siteRoot, protected: protected)

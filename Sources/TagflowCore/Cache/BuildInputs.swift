@@ -42,7 +42,7 @@ enum BuildInputs {
         var contentOthers: [String] = []
         for folder in ["posts", "pages"] {
             let listing = SiteFiles.contentFiles(
-                under: paths.content == "." ? folder : "\(paths.content)/\(folder)", in: siteRoot)
+                under: paths.contentFolder(folder), in: siteRoot)
             guard listing.diagnostics.isEmpty else { return nil }
             if known == nil { content += listing.markdown }
             contentOthers += listing.others
@@ -63,7 +63,7 @@ enum BuildInputs {
         let fileDigests = (known?.map { Optional($0.digest) } ?? []) + readDigests
         var frame = digest
         let contentPaths = known?.map(\.path) ?? content
-        let contentFolders = ["posts", "pages"].map { paths.content == "." ? $0 : "\(paths.content)/\($0)" }
+        let contentFolders = ["posts", "pages"].map(paths.contentFolder)
         for (index, file) in fileDigests.enumerated() {
             guard let file else { return nil }
             digest.update(file)

@@ -75,6 +75,12 @@ public struct SiteConfig: Sendable, Hashable {
             return nil
         }
 
+        /// A folder of the content, site-relative (`posts` → `content/posts`, or `posts` when the
+        /// content is the site folder).
+        func contentFolder(_ name: String) -> String {
+            content == "." ? name : "\(content)/\(name)"
+        }
+
         /// A site-relative folder without `./`, empty segments or a trailing slash (`.` is empty).
         static func normalized(_ path: String) -> String {
             path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")

@@ -47,10 +47,7 @@ struct ContentLoader: Sendable {
 
     /// The site-relative folders of posts and pages.
     var folders: [(folder: String, kind: Kind)] {
-        let content = config.paths.content
-        return [("posts", Kind.post), ("pages", Kind.page)].map { folder, kind in
-            (content == "." ? folder : "\(content)/\(folder)", kind)
-        }
+        [("posts", Kind.post), ("pages", Kind.page)].map { folder, kind in (config.paths.contentFolder(folder), kind) }
     }
 
     /// Every Markdown file of the site's posts and pages, sorted by path within each folder.

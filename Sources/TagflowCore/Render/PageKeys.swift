@@ -225,15 +225,11 @@ extension SiteRenderer {
         case .feed:
             add(7)
             // The feed's entries: whole posts, with their tags' names.
-            let entries = site.posts.indices.lazy.filter { !site.posts[$0].isUnreleased }.prefix(
-                site.config.feedEntries)
-            for index in entries { digest.update(keys.summaries[index]) }
+            for index in feedEntries(site.posts.indices) { digest.update(keys.summaries[index]) }
         case .tagFeed(let index):
             add(9)
             digest.update(keys.tagLinks[index])
-            let posts = site.taxonomy.tags[index].postIndices
-            let entries = posts.lazy.filter { !site.posts[$0].isUnreleased }.prefix(site.config.feedEntries)
-            for post in entries { digest.update(keys.summaries[post]) }
+            for post in feedEntries(site.taxonomy.tags[index].postIndices) { digest.update(keys.summaries[post]) }
         case .sitemap:
             add(8)
             // Each tag's URL, not its count: a tag added to a post does not change the sitemap.

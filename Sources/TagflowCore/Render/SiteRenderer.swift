@@ -749,17 +749,20 @@ struct SiteRenderer: Sendable {
             fullContent: false)
     }
 
+    /// The first `feed_entries` released posts of `indices`: a feed's entries, for its page and
+    /// its key.
+    ///
+    /// By index: filtering the posts copied all of them to keep the first few.
+    func feedEntries(_ indices: some Sequence<Int>) -> [Int] {
+        Array(indices.lazy.filter { !site.posts[$0].isUnreleased }.prefix(site.config.feedEntries))
+    }
+
     /// The feed of the first `feed_entries` released posts of `indices` (newest first).
     private func feedContext(
         entries indices: some Sequence<Int>, title: String, path: String, alternate: String, id: String,
         fullContent: Bool
     ) -> TemplateObject {
-        // By index: filtering the posts copied all of them to keep the first few.
-        var entries: [Post] = []
-        for index in indices where !site.posts[index].isUnreleased {
-            guard entries.count < site.config.feedEntries else { break }
-            entries.append(site.posts[index])
-        }
+        let entries = feedEntries(indices).map { site.posts[$0] }
         let updated = entries.map { $0.updated ?? $0.date }.max() ?? ContentDate(secondsSince1970: 0)
         return [
             "site": siteContext,
