@@ -8,9 +8,10 @@
 #   make test                             # the whole suite, as CI runs it
 #
 # The binary carries the theme and the default metrics table and links the Swift runtime
-# statically, so it runs on a machine without Swift; it needs libcmark-gfm (Debian and Ubuntu:
-# libcmark-gfm0.29.0.gfm.6 and libcmark-gfm-extensions0.29.0.gfm.6, pulled in by
-# libcmark-gfm-dev; macOS: brew install cmark-gfm). STATIC_STDLIB= turns static linking off;
+# statically, so it runs on a machine without Swift; it needs libcmark-gfm and GNU
+# Source-highlight (Debian and Ubuntu: libcmark-gfm0.29.0.gfm.6, libcmark-gfm-extensions0.29.0.gfm.6
+# and libsource-highlight4v5, pulled in by libcmark-gfm-dev and libsource-highlight-dev; macOS:
+# brew install cmark-gfm source-highlight). STATIC_STDLIB= turns static linking off;
 # STRIP= installs the binary with its symbols (125 MB rather than 74 MB on Linux x86-64).
 #
 # On Linux the binary is position-dependent, as Go links its programs (Hugo among them): a

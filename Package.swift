@@ -89,12 +89,26 @@ var targets: [Target] = [
         ],
         swiftSettings: swiftSettings
     ),
+    // Code highlighting at build time: GNU Source-highlight (C++) behind a C interface, and the
+    // Swift that writes its tokens as HTML (with Tagflow's own definitions for the languages the
+    // library lacks).
+    .systemLibrary(
+        name: "CSourceHighlightLibrary",
+        pkgConfig: "source-highlight",
+        providers: [.apt(["libsource-highlight-dev"]), .brew(["source-highlight"])]
+    ),
+    .target(name: "CSourceHighlight", dependencies: ["CSourceHighlightLibrary"]),
+    .target(
+        name: "TagflowHighlight", dependencies: ["CSourceHighlight", "TagflowHTML"],
+        exclude: ["Languages"], swiftSettings: swiftSettings),
+    .testTarget(name: "TagflowHighlightTests", dependencies: ["TagflowHighlight"], swiftSettings: swiftSettings),
     .target(name: "CTagflowSupport"),
     .target(
         name: "TagflowCore",
         dependencies: [
             "TagflowMarkdown",
             "TagflowChips",
+            "TagflowHighlight",
             "TagflowHTML",
             "CTagflowSupport",
             .product(name: "Mustache", package: "swift-mustache"),

@@ -59,7 +59,7 @@ FUZZ_SEED="${FUZZ_SEED:-1}" scripts/fuzz.sh "" "${FUZZ_SECONDS:-30}"
 
 step "format lint"
 scripts/format.sh --lint-only
-python3 scripts/embed-theme.py --check
+python3 scripts/embed-files.py --check
 
 step "library docs (DocC; a warning fails)"
 scripts/docs.sh

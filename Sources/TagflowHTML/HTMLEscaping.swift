@@ -65,16 +65,26 @@ public enum HTMLEscaping {
     /// and entities, in order, for writers with a buffer of their own.
     public static func forEachEscapedPiece(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var text = text
-        text.withUTF8 { bytes in
-            // Runs without anything to escape are copied whole.
-            var runStart = 0
-            while true {
-                let index = firstSpecial(in: bytes, from: runStart)
-                if index > runStart { body(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-                guard index < bytes.count, let entity = entity(for: bytes[index]) else { return }
-                entity.withUTF8Buffer(body)
-                runStart = index + 1
-            }
+        text.withUTF8 { forEachEscapedPiece(of: $0, body) }
+    }
+
+    /// Appends UTF-8 `bytes`, escaped as ``escaped(_:)`` escapes text, to `output`.
+    public static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        forEachEscapedPiece(of: bytes) { output.append(contentsOf: $0) }
+    }
+
+    /// ``forEachEscapedPiece(of:_:)`` of UTF-8 bytes.
+    public static func forEachEscapedPiece(
+        of bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        // Runs without anything to escape are copied whole.
+        var runStart = 0
+        while true {
+            let index = firstSpecial(in: bytes, from: runStart)
+            if index > runStart { body(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            guard index < bytes.count, let entity = entity(for: bytes[index]) else { return }
+            entity.withUTF8Buffer(body)
+            runStart = index + 1
         }
     }
 

@@ -61,7 +61,8 @@ setup = uses.get("swift-actions/setup-swift", {}).get("with", {}).get("swift-ver
 check(re.match(r"swift:6\.", container) or str(setup).startswith("6"),
       "Swift 6 comes neither from a swift:6.x container nor from swift-actions/setup-swift")
 check(re.search(r"apt-get install[^\n]*(\\\n[^\n]*)*libcmark-gfm-dev", runs)
-      and "libcmark-gfm-extensions-dev" in runs, "libcmark-gfm-dev and libcmark-gfm-extensions-dev are not installed")
+      and "libcmark-gfm-extensions-dev" in runs and "libsource-highlight-dev" in runs,
+      "libcmark-gfm-dev, libcmark-gfm-extensions-dev and libsource-highlight-dev are not installed")
 check("actions/checkout" in uses, "no actions/checkout")
 cache = uses.get("actions/cache", {}).get("with", {})
 check(".build" in cache.get("path", ""), "the cache does not hold .build")

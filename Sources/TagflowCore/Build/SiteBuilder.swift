@@ -372,7 +372,11 @@ public struct SiteBuilder: Sendable {
             rootPathPrefix: config.basePath)
         let timeZone = ContentDate.timeZone(named: config.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
         return ContentLoader(
-            siteRoot: context.siteRoot, config: config, markdown: MarkdownRenderer(options: options),
+            siteRoot: context.siteRoot, config: config,
+            markdown: MarkdownRenderer(
+                options: options,
+                codeBlocks: config.markdown.highlight
+                    ? HighlightedCodeBlocks(lineNumbers: config.markdown.lineNumbers) : nil),
             timeZone: timeZone,
             templateNames: context.pendingTheme?.names ?? Set(context.theme?.origins.keys ?? [:].keys), now: context.now
         )

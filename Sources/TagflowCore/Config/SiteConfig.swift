@@ -97,6 +97,10 @@ public struct SiteConfig: Sendable, Hashable {
         public var hardBreaks = false
         /// Post pages show a table of contents of their h2–h3 headings (a post's `toc:` decides for it).
         public var toc = false
+        /// Code blocks are highlighted at build time (spans with `tok-` classes the theme colours).
+        public var highlight = true
+        /// Code blocks number their lines (a block's `{linenos=false}` decides for itself).
+        public var lineNumbers = false
         public init() {}
     }
 
@@ -131,6 +135,7 @@ extension SiteConfig {
         "title", "description", "base_url", "language", "author", "timezone", "posts_per_page", "feed_entries",
         "relative_links", "paths.content", "paths.templates", "paths.static", "paths.output",
         "markdown.unsafe", "markdown.smart_punctuation", "markdown.hard_breaks", "markdown.toc",
+        "markdown.highlight", "markdown.line_numbers",
         "chips.enabled", "chips.font", "chips.font_size", "chips.line_height", "chips.padding_x", "chips.padding_y",
         "chips.border", "chips.radius", "chips.column_gap", "chips.row_gap", "chips.justify", "chips.breakpoints",
         "chips.weights", "chips.cloud_order", "chips.home_rows", "chips.related_limit", "chips.align",
@@ -207,6 +212,8 @@ extension SiteConfig {
             case "markdown.smart_punctuation": reader.bool(entry) { config.markdown.smartPunctuation = $0 }
             case "markdown.hard_breaks": reader.bool(entry) { config.markdown.hardBreaks = $0 }
             case "markdown.toc": reader.bool(entry) { config.markdown.toc = $0 }
+            case "markdown.highlight": reader.bool(entry) { config.markdown.highlight = $0 }
+            case "markdown.line_numbers": reader.bool(entry) { config.markdown.lineNumbers = $0 }
             case "chips.enabled": reader.bool(entry) { config.chips.enabled = $0 }
             case "chips.font": reader.relativePath(entry) { config.chips.font = $0 }
             case "chips.font_size": reader.length(entry, minimum: 1) { config.chips.fontSize = $0 }

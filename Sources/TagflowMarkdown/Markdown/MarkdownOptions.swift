@@ -38,6 +38,17 @@ public struct MarkdownOptions: Sendable, Hashable {
     }
 }
 
+/// Writes the HTML of code blocks in place of cmark-gfm's `<pre><code>` (a syntax highlighter).
+public protocol CodeBlockRenderer: Sendable {
+    /// The HTML of one code block, which goes into the page as is: the renderer escapes the code.
+    ///
+    /// - Parameters:
+    ///   - code: The block's text (each line ending in a line break).
+    ///   - info: A fenced block's info string (`swift {3,5-7}`); empty for an indented block.
+    /// - Returns: The block's HTML.
+    func html(code: String, info: String) -> String
+}
+
 /// A Markdown document rendered to HTML, with what the site needs to know about it.
 public struct RenderedMarkdown: Sendable, Hashable {
     /// The HTML of the body.

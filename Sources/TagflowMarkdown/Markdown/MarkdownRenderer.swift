@@ -24,10 +24,13 @@ internal import TagflowHTML
 public struct MarkdownRenderer: Sendable {
     /// The options used for every document.
     public var options: MarkdownOptions
+    /// What writes code blocks (a highlighter), or `nil` for cmark-gfm's `<pre><code>`.
+    public var codeBlocks: (any CodeBlockRenderer)?
 
     /// Creates a renderer.
-    public init(options: MarkdownOptions = MarkdownOptions()) {
+    public init(options: MarkdownOptions = MarkdownOptions(), codeBlocks: (any CodeBlockRenderer)? = nil) {
         self.options = options
+        self.codeBlocks = codeBlocks
     }
 
     /// Renders one document.
@@ -84,7 +87,7 @@ public struct MarkdownRenderer: Sendable {
         }
         guard let root = finished else { preconditionFailure("cmark-gfm returned no document") }
         let extensions = cmark_parser_get_syntax_extensions(parser)
-        var rewrite = TreeRewrite(options: options, firstLine: firstLine, memory: memory)
+        var rewrite = TreeRewrite(options: options, codeBlocks: codeBlocks, firstLine: firstLine, memory: memory)
         rewrite.collect(from: root)
         rewrite.apply(extensions: extensions, cmarkOptions: cmarkOptions)
         var html: String
@@ -280,6 +283,7 @@ private struct CoreExtensions: @unchecked Sendable {
 /// after it, because cmark's iterator must not see a changing tree.
 struct TreeRewrite {
     let options: MarkdownOptions
+    let codeBlocks: (any CodeBlockRenderer)?
     let firstLine: Int
     var headings: [MarkdownHeading] = []
     var embeds: [MarkdownEmbed] = []
@@ -300,13 +304,18 @@ struct TreeRewrite {
     /// Whether raw HTML is kept in the document: its tags could look like a heading's.
     private var keepsRawHTML = false
     private var embedNodes: [OpaquePointer] = []
+    private var codeNodes: [OpaquePointer] = []
     private var rawHTMLNodes: [OpaquePointer] = []
     private var ids = HeadingIDs()
     /// The document's allocator, for the nodes and buffers made here.
     private let memory: UnsafeMutablePointer<cmark_mem>
 
-    init(options: MarkdownOptions, firstLine: Int, memory: UnsafeMutablePointer<cmark_mem>) {
+    init(
+        options: MarkdownOptions, codeBlocks: (any CodeBlockRenderer)?, firstLine: Int,
+        memory: UnsafeMutablePointer<cmark_mem>
+    ) {
         self.options = options
+        self.codeBlocks = codeBlocks
         self.firstLine = firstLine
         self.memory = memory
     }
@@ -335,6 +344,7 @@ struct TreeRewrite {
                     embedNodes.append(node)
                 } else {
                     wordCount += Self.words(inCString: cmark_node_get_literal(node))
+                    if codeBlocks != nil { codeNodes.append(node) }
                 }
             case CMARK_NODE_TEXT, CMARK_NODE_CODE:
                 wordCount += Self.words(inCString: cmark_node_get_literal(node))
@@ -369,6 +379,13 @@ struct TreeRewrite {
             renderHeadingsWithIDs(extensions: extensions, cmarkOptions: cmarkOptions)
         } else {
             headingIDsGoInHTML = !headings.isEmpty
+        }
+        if let codeBlocks {
+            for node in codeNodes {
+                let html = codeBlocks.html(
+                    code: literal(cmark_node_get_literal(node)), info: literal(cmark_node_get_fence_info(node)))
+                replace(node, withLiteralHTML: html)
+            }
         }
         for (index, node) in embedNodes.enumerated() {
             let info = literal(cmark_node_get_fence_info(node))

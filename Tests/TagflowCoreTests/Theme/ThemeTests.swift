@@ -129,11 +129,11 @@ import Testing
             .appendingPathComponent("../../../Templates").standardizedFileURL
         let files = folderContents(templates)
         #expect(!files.isEmpty)
-        #expect(Set(files.keys) == Set(BuiltInTheme.files.keys), "run scripts/embed-theme.py")
+        #expect(Set(files.keys) == Set(BuiltInTheme.files.keys), "run scripts/embed-files.py")
         for (path, data) in files {
             #expect(
                 String(decoding: data, as: UTF8.self) == BuiltInTheme.files[path],
-                "\(path) changed: run scripts/embed-theme.py")
+                "\(path) changed: run scripts/embed-files.py")
         }
     }
 }
