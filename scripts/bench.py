@@ -2,7 +2,11 @@
 """Tagflow against Hugo on the shared benchmark corpus, side by side in one run.
 
     python3 scripts/bench.py [--posts 1000] [--runs 5] [--seed 42] [--tagflow PATH] [--no-hugo]
-                             [--serve-edits 10] [--out-dir DIR] [--no-settle]
+                             [--serve-edits 10] [--out-dir DIR] [--no-settle] [--highlight]
+
+Both generators build without code highlighting unless `--highlight` turns it on in both (Hugo
+through its environment, Tagflow through a `markdown.highlight` line this script keeps in the
+corpus's site.yml).
 
 Generates the corpus with Benchmarks/Corpus/gen_corpus.py (kept in .build-bench-corpus/ so later
 runs reuse it), then builds it RUNS times with Tagflow and with Debian's `hugo` in alternation,
@@ -160,6 +164,18 @@ def generated_corpus(posts, seed):
     return corpus
 
 
+HIGHLIGHT_MARK = "# set by scripts/bench.py"
+
+
+def set_highlighting(corpus, on):
+    """Says in the corpus's site.yml whether Tagflow highlights code (on is its default)."""
+    site = corpus / "site.yml"
+    lines = [line for line in site.read_text().splitlines() if HIGHLIGHT_MARK not in line]
+    if not on:
+        lines.append("markdown: {highlight: false}  " + HIGHLIGHT_MARK)
+    site.write_text("\n".join(lines) + "\n")
+
+
 def median(rows, column):
     return statistics.median(row[column] for row in rows)
 
@@ -177,6 +193,8 @@ def main():
     parser.add_argument("--out-dir", help="where the output folders go (default: .build-bench-corpus)")
     parser.add_argument("--no-settle", action="store_true",
                         help="do not wait after a recent deletion of many files (see settle())")
+    parser.add_argument("--highlight", action="store_true",
+                        help="highlight code blocks in both generators (both are timed without by default)")
     parser.add_argument("--write-floor", nargs=2, metavar=("MANIFEST", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.write_floor:
@@ -196,7 +214,9 @@ def main():
     out_dir.mkdir(parents=True, exist_ok=True)
     tagflow_out, hugo_out, floor_out = out_dir / "out-tagflow", out_dir / "out-hugo", out_dir / "out-floor"
     manifest = out_dir / "floor-manifest.txt"
-    hugo_env = dict(os.environ, HUGO_MARKUP_HIGHLIGHT_CODEFENCES="false")
+    set_highlighting(corpus, args.highlight)
+    hugo_env = dict(os.environ) if args.highlight else dict(os.environ, HUGO_MARKUP_HIGHLIGHT_CODEFENCES="false")
+    highlighting = "highlighting" if args.highlight else "no highlighting"
 
     # Every timed build writes into a folder of its own, and the folders are deleted only after
     # the last one. Deleting a tree of 30 000 files and folders makes some file systems slow to
@@ -255,14 +275,14 @@ def main():
 
     print()
     print(f"{args.posts} posts, {args.runs} runs each, medians (wall and CPU in s, peak memory in MiB)")
-    print(f"{'':34} {'wall':>8} {'cpu':>8} {'peak':>8}")
-    rows = [("tagflow, full build", full)]
+    print(f"{'':40} {'wall':>8} {'cpu':>8} {'peak':>8}")
+    rows = [(f"tagflow, full build ({highlighting})", full)]
     if hugo:
-        rows.append(("hugo, full build (no highlighting)", hugo_rows))
+        rows.append((f"hugo, full build ({highlighting})", hugo_rows))
     rows.append(("floor: only writing the files", floor_rows))
     rows += [("tagflow, nothing changed", unchanged), ("tagflow, one post edited", edited)]
     for name, data in rows:
-        print(f"{name:34} {median(data, 0):8.3f} {median(data, 1):8.3f} {median(data, 2):8.1f}")
+        print(f"{name:40} {median(data, 0):8.3f} {median(data, 1):8.3f} {median(data, 2):8.1f}")
     if served:
         print()
         print(f"tagflow serve, {args.serve_edits} edits of each kind, medians (ms), files rewritten")

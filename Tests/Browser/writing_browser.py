@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Real-browser check of a post with images, a table of contents and a page bundle.
+"""Real-browser check of a post with images, highlighted code, a table of contents and a page bundle.
 
 Builds a small site with `tagflow build`: a bundle post (`posts/2024-04-01-trip/index.md`) with a
 wide photo and a tall one beside it, `toc: true`, and headings. Serves it on a loopback port that
@@ -9,7 +9,10 @@ network), and opens the post at 375 and 1280 px, light and dark. It fails on:
     image without width and height pushes the text down when it arrives);
   - an image drawn at another aspect ratio than its file's, or wider than the page;
   - horizontal overflow of the page;
-  - text of the content or the table of contents under 4.5:1 contrast with its background;
+  - text of the content or the table of contents under 4.5:1 contrast with its background, and
+    any highlighted token under 4.5:1 with the code's (or a marked line's) background;
+  - a code block drawn with more or fewer rows than it has lines (a marked line, a block, must
+    not add an empty row), or a long line that widens the page instead of scrolling the block;
   - a table of contents whose links do not lead to the headings;
   - any <script>;
 and, built again with `relative_links: true` and opened from the disk (file://), that the page is
@@ -55,6 +58,12 @@ We drove to the coast for a weekend of walks and photographs, and this is what w
 ## The drive
 
 Four hours along the river, with a stop for coffee in a town whose name nobody remembers.
+
+```swift {linenos, 2}
+let coast = Trip(hours: 4) // the long way, over the hills and along the river, past every village
+print("Arrived after \\(coast.hours) hours")
+/* parked */ var photos: [Photo] = []
+```
 
 ![The lighthouse](lighthouse.png)
 
@@ -121,6 +130,23 @@ new Promise(resolve => {
         const a = lum(rgb(getComputedStyle(el).color)), b = lum(background(el));
         const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
         if (ratio < 4.5) problems.push(`${where}: "${el.textContent.slice(0, 30)}" contrast ${ratio.toFixed(2)}`);
+      }
+      for (const token of document.querySelectorAll('.content pre.code [class^="tok-"]')) {
+        const a = lum(rgb(getComputedStyle(token).color)), b = lum(background(token));
+        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        if (ratio < 4.5) problems.push(`${where}: ${token.className} "${token.textContent.slice(0, 20)}" contrast ${ratio.toFixed(2)}`);
+      }
+      const blocks = document.querySelectorAll('.content pre.code');
+      if (blocks.length !== 1 || !blocks[0].querySelector('.tok-keyword') || !blocks[0].querySelector('.line.marked'))
+        problems.push(`${where}: the code block is not highlighted`);
+      for (const pre of blocks) {
+        const style = getComputedStyle(pre);
+        const lines = pre.querySelectorAll('.line');
+        const rows = (pre.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / parseFloat(style.lineHeight);
+        if (Math.abs(rows - lines.length) > 0.25) problems.push(`${where}: ${lines.length} lines drawn as ${rows.toFixed(2)} rows`);
+        if (pre.scrollWidth <= pre.clientWidth && innerWidth < 600) problems.push(`${where}: the long line does not scroll its block`);
+        if (pre.getBoundingClientRect().right > innerWidth) problems.push(`${where}: the code block ends at ${pre.getBoundingClientRect().right}`);
+        if (getComputedStyle(lines[0], '::before').content !== 'counter(line)') problems.push(`${where}: lines are not numbered`);
       }
       resolve({problems, shift, images: images.length, scripts: document.querySelectorAll('script').length});
     })));

@@ -98,7 +98,8 @@ h1 { font-size: 2rem; margin: 0 0 0.5rem; }
 .tag-index { list-style: none; display: flex; flex-wrap: wrap; gap: 0.5rem; padding: 0; }
 .tag-index .count { color: var(--muted); font-size: 0.8rem; }
 .content img { max-width: 100%; height: auto; }
-.content pre { background: var(--code-bg); padding: 1rem; overflow-x: auto; border-radius: 6px; font-size: 0.9rem; line-height: 1.5; }
+.content pre { background: var(--code-bg); padding: 1rem; overflow-x: auto; border-radius: 6px; font-size: 0.828rem; line-height: 1.5; }
+.content pre code { font-size: inherit; }
 .content code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "Liberation Mono", monospace; font-size: 0.92em; }
 /* Highlighted code (built at build time): every token colour is at least 4.5:1 on the code
    background and on a marked line's, in both schemes (a test checks). */
