@@ -18,8 +18,6 @@ string delim "'" "'"
 
 variable = '\$\{[^}]*\}|\$[[:alpha:]_][[:word:]]*'
 number = '\<[[:digit:]]+(/(tcp|udp))?\>'
-
-symbol = "[","]",",","=","&&","\|","\\"
 """# + "\n",
         "kotlin.lang": #"""
 # Kotlin, for Tagflow (GNU Source-highlight's language definition syntax).
@@ -56,9 +54,6 @@ number = '\<0[xX][[:xdigit:]_]+[uUL]*\>|\<0[bB][01_]+[uUL]*\>'
 number = '\<[[:digit:]][[:digit:]_]*(\.[[:digit:]_]+)?([eE][+-]?[[:digit:]]+)?[fFuUL]*\>'
 
 function = '[[:alpha:]_][[:word:]]*(?=[[:blank:]]*\()'
-
-symbol = "~","!","%","^","*","(",")","-","+","=","[","]","\\",":",";",",",".","/","?","&","<",">","\|"
-cbracket = "{|}"
 """# + "\n",
         "markdown.lang": #"""
 # Markdown, for Tagflow (GNU Source-highlight's language definition syntax).
@@ -110,9 +105,6 @@ number = '\<0[xX][[:xdigit:]]+[uUlL]*\>'
 number = '\<[[:digit:]]+(\.[[:digit:]]*)?([eE][+-]?[[:digit:]]+)?[fFuUlL]*\>'
 
 function = '[[:alpha:]_][[:word:]]*(?=[[:blank:]]*\()'
-
-symbol = "~","!","%","^","*","(",")","-","+","=","[","]","\\",":",";",",",".","/","?","&","<",">","\|"
-cbracket = "{|}"
 """# + "\n",
         "powershell.lang": ##"""
 # PowerShell, for Tagflow (GNU Source-highlight's language definition syntax).
@@ -142,9 +134,6 @@ preproc = '-[[:alpha:]][[:word:]]*'
 
 number = '\<0[xX][[:xdigit:]]+\>'
 number = '\<[[:digit:]]+(\.[[:digit:]]+)?([eE][+-]?[[:digit:]]+)?([kKmMgGtTpP][bB])?\>'
-
-symbol = "~","!","%","^","*","(",")","+","=","[","]","\\",":",";",",",".","/","?","&","<",">","\|"
-cbracket = "{|}"
 """## + "\n",
         "swift.lang": ##"""
 # Swift, for Tagflow (GNU Source-highlight's language definition syntax).
@@ -208,8 +197,6 @@ keyword = "true|false|inf|nan"
 number = '\<[[:digit:]]{4}-[[:digit:]]{2}-[[:digit:]]{2}([Tt ][[:digit:]]{2}:[[:digit:]]{2}:[[:digit:]]{2}(\.[[:digit:]]+)?([Zz]|[+-][[:digit:]]{2}:[[:digit:]]{2})?)?'
 number = '\<[[:digit:]]{2}:[[:digit:]]{2}:[[:digit:]]{2}(\.[[:digit:]]+)?'
 number = '[+-]?\<(0x[[:xdigit:]_]+|0o[0-7_]+|0b[01_]+|[[:digit:]][[:digit:]_]*(\.[[:digit:]_]+)?([eE][+-]?[[:digit:]_]+)?)\>'
-
-symbol = "=","[","]",",","{","}","."
 """## + "\n",
         "typescript.lang": #"""
 # TypeScript (and JavaScript with types), for Tagflow (GNU Source-highlight's language
@@ -244,9 +231,6 @@ number = '\<0[xX][[:xdigit:]_]+n?\>|\<0[bB][01_]+n?\>|\<0[oO][0-7_]+n?\>'
 number = '\<[[:digit:]][[:digit:]_]*(\.[[:digit:]_]*)?([eE][+-]?[[:digit:]]+)?n?\>'
 
 function = '[[:alpha:]_$][[:word:]$]*(?=[[:blank:]]*\()'
-
-symbol = "~","!","%","^","*","(",")","-","+","=","[","]","\\",":",";",",",".","/","?","&","<",">","\|"
-cbracket = "{|}"
 """# + "\n",
         "yaml.lang": #"""
 # YAML, for Tagflow (GNU Source-highlight's language definition syntax).
@@ -267,11 +251,9 @@ type = '![!]?[[:alnum:]_/:.-]*'
 keyword = '\<(true|false|True|False|TRUE|FALSE|yes|no|on|off|null|Null|NULL)\>'
 keyword = '~'
 number = '(?<![[:alnum:]_.-])[-+]?(0x[[:xdigit:]]+|0o[0-7]+|[[:digit:]]+(\.[[:digit:]]*)?([eE][-+]?[[:digit:]]+)?|\.(inf|Inf|INF|nan|NaN|NAN))(?=[[:blank:]]*($|#|,|\]|\}))'
-
-symbol = "-","\|",">","[","]",",","{","}"
 """# + "\n",
     ]
 
     /// A digest of the files' names and texts: it changes whenever one of them does.
-    static let digest = "22dabf93c2615ba9"
+    static let digest = "19fa005488f38600"
 }
