@@ -37,6 +37,8 @@ public struct SiteConfig: Sendable, Hashable {
     public var markdown = Markdown()
     /// How tag lists are laid out as chips.
     public var chips = ChipsConfig()
+    /// Related posts on each post's page.
+    public var related = Related()
 
     /// Folder settings.
     public struct Paths: Sendable, Hashable {
@@ -104,6 +106,13 @@ public struct SiteConfig: Sendable, Hashable {
         public init() {}
     }
 
+    /// Related posts: the posts that share a post's tags, rarer tags counting more.
+    public struct Related: Sendable, Hashable {
+        /// The most related posts a post's page shows (0: none).
+        public var limit = 5
+        public init() {}
+    }
+
     /// The default configuration.
     public init() {}
 
@@ -135,7 +144,7 @@ extension SiteConfig {
         "title", "description", "base_url", "language", "author", "timezone", "posts_per_page", "feed_entries",
         "relative_links", "paths.content", "paths.templates", "paths.static", "paths.output",
         "markdown.unsafe", "markdown.smart_punctuation", "markdown.hard_breaks", "markdown.toc",
-        "markdown.highlight", "markdown.line_numbers",
+        "markdown.highlight", "markdown.line_numbers", "related.limit",
         "chips.enabled", "chips.font", "chips.font_size", "chips.line_height", "chips.padding_x", "chips.padding_y",
         "chips.border", "chips.radius", "chips.column_gap", "chips.row_gap", "chips.justify", "chips.breakpoints",
         "chips.weights", "chips.cloud_order", "chips.home_rows", "chips.related_limit", "chips.align",
@@ -234,6 +243,12 @@ extension SiteConfig {
                     config.chips.homeRows = rows
                 } else {
                     reader.error(entry, "'home_rows' must be a whole number, 0 or more")
+                }
+            case "related.limit":
+                if case .int(let limit) = entry.value, (0...100).contains(limit) {
+                    config.related.limit = limit
+                } else {
+                    reader.error(entry, "'related.limit' must be a whole number from 0 to 100")
                 }
             case "chips.related_limit":
                 if case .int(let limit) = entry.value, limit >= 0 {

@@ -198,6 +198,10 @@ extension SiteRenderer {
             digest.update(keys.content.posts[index])
             if !site.posts[index].body.fileLinks.isEmpty { digest.update(keys.fileLinks) }
             digest.update(keys.summaries[index])
+            // The related posts, with the tags they share (in their summaries).
+            let related = relatedPosts.indices.contains(index) ? relatedPosts[index] : []
+            digest.update(UInt64(related.count))
+            for other in related { digest.update(keys.summaries[other]) }
             // The links to the newer and older posts.
             for neighbour in stride(from: index - 1, through: index + 1, by: 2) {
                 if keys.summaries.indices.contains(neighbour) {

@@ -92,6 +92,8 @@ struct SiteRenderer: Sendable {
     /// Each tag's related tags (``relatedTagIndices(of:)``), when prepared with digests or a plugin
     /// that draws tag lists.
     private(set) var relatedIndices: [[Int]] = []
+    /// Each post's related posts (``RelatedPosts``), best first; made by ``prepared(digests:reusing:)``.
+    private(set) var relatedPosts: [[Int]] = []
     /// What each page is made from, when prepared with content digests.
     private(set) var keys: PageKeys?
 
@@ -259,6 +261,9 @@ struct SiteRenderer: Sendable {
         var renderer = self
         let taxonomy = site.taxonomy
         renderer.postTagIndices = site.posts.map { post in post.tagKeys.compactMap { taxonomy.indexByKey[$0] } }
+        renderer.relatedPosts = await RelatedPosts.all(
+            postTags: renderer.postTagIndices, tagPosts: taxonomy.tags.map(\.postIndices),
+            limit: site.config.related.limit)
         let lists = hooks.tagListRenderer
         let withTags = renderer
         // Related tags are needed for the keys even without a plugin to draw them.
@@ -357,6 +362,9 @@ struct SiteRenderer: Sendable {
                 postTagIndices[index] = postTagIndices[index].compactMap { moved[$0] }
             }
         }
+        // Any post's related posts can change when one post's tags do; making them all is linear.
+        relatedPosts = await RelatedPosts.all(
+            postTags: postTagIndices, tagPosts: taxonomy.tags.map(\.postIndices), limit: site.config.related.limit)
         var touched: Set<TagKey> = []
         for (index, tags) in previousTagKeys {
             touched.formUnion(tags)
@@ -501,6 +509,9 @@ struct SiteRenderer: Sendable {
                 details["updated_display"] = .text(updated.displayDay(in: timeZone))
                 details["updated_rfc3339"] = .text(updated.rfc3339(in: timeZone))
             }
+            let related = relatedPosts.indices.contains(index) ? relatedPosts[index] : []
+            details["related"] = .list(related.map { .object(relatedContext(of: $0, to: index)) })
+            details["has_related"] = .flag(!related.isEmpty)
             if index > 0 { details["newer"] = .shared(listed(index - 1)) }
             if index + 1 < site.posts.count { details["older"] = .shared(listed(index + 1)) }
             details["params"] = Self.templateValue(.map(post.params))
@@ -659,6 +670,20 @@ struct SiteRenderer: Sendable {
             role == .summary || links.isEmpty || (role == .post && hooks.tagListRenderer?.drawsPostsAsSummaries == true)
         let html = drawnAsSummary ? summary.tagsHTML : hooks.tagListRenderer?.html(for: links, role: role)
         if let html { context["tags_html"] = .text(html) }
+        return context
+    }
+
+    /// A related post's context on a post's page: as in lists of posts, with only the tags the
+    /// two share (in the order the page's post lists them).
+    private func relatedContext(of other: Int, to post: Int) -> TemplateObject {
+        let summary = summaries.indices.contains(other) ? summaries[other] : makeSummary(of: other)
+        let theirs = Set(tagIndices(of: other))
+        let shared = tagIndices(of: post).filter(theirs.contains)
+        var context = context(of: summary, tags: shared, role: .summary)
+        context["tags_html"] = nil
+        if !shared.isEmpty, let html = hooks.tagListRenderer?.html(for: shared.map { tagLinks[$0] }, role: .summary) {
+            context["tags_html"] = .text(html)
+        }
         return context
     }
 

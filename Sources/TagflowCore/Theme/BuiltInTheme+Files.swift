@@ -127,6 +127,11 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 .content hr { border: 0; border-top: 1px solid var(--rule); margin: 2rem 0; }
 .content li > input[type="checkbox"] { margin-right: 0.4rem; }
 .content .footnotes { font-size: 0.9rem; color: var(--muted); border-top: 1px solid var(--rule); margin-top: 2rem; }
+.related-posts { border-top: 1px solid var(--rule); margin-top: 2.5rem; padding-top: 0.5rem; }
+.related-posts h2 { font-size: 1.15rem; }
+.related-posts ul { list-style: none; padding: 0; margin: 0; }
+.related-posts li { margin: 0 0 1rem; }
+.related-posts time { color: var(--muted); font-size: 0.85rem; margin-left: 0.35rem; }
 .toc { border-left: 3px solid var(--rule); padding: 0.25rem 0 0.25rem 1rem; margin: 1rem 0 1.5rem; font-size: 0.95rem; }
 .toc ol { margin: 0; padding-left: 1.25rem; }
 .toc > ol { padding-left: 1rem; }
@@ -305,6 +310,18 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 {{{post.content}}}
 </div>
 </article>
+{{#post.has_related}}
+<aside class="related-posts" aria-label="Related posts">
+<h2>Related posts</h2>
+<ul>
+{{#post.related}}
+<li><a href="{{url}}">{{title}}</a> <time datetime="{{date_rfc3339}}">{{date_display}}</time>
+{{> tag-list}}
+</li>
+{{/post.related}}
+</ul>
+</aside>
+{{/post.has_related}}
 <nav class="post-nav" aria-label="More posts">
 {{#post.newer}}
 <a class="newer" href="{{url}}" rel="prev">← {{title}}</a>

@@ -1,0 +1,124 @@
+internal import Foundation
+
+/// Each post's related posts: the posts that share its tags, rarer tags counting more.
+///
+/// A shared tag adds its inverse document frequency, `ln(N / n)` for a tag of `n` of the `N`
+/// posts, so two posts that share a tag of three posts are closer than two that share one of
+/// three thousand. Ties go to the post nearer in date, then to the newer one, so the lists are
+/// the same in every build.
+///
+/// Work per post is bounded, so 10 000 posts are not 10 000²: a tag of at most ``windowSize``
+/// posts is walked whole; of a more common tag (which counts little), only the ``windowSize``
+/// posts nearest in date are candidates, beside those found through the post's rarer tags, whose
+/// scores take in every tag they share.
+enum RelatedPosts {
+    /// How many posts of one tag are candidates, at most.
+    static let windowSize = 400
+
+    /// The related posts of every post, as indices into the site's posts, best first.
+    ///
+    /// - Parameters:
+    ///   - postTags: Each post's tags, as indices into `tagPosts`.
+    ///   - tagPosts: Each tag's posts, as indices into `postTags`, in ascending order.
+    ///   - limit: The most related posts of one post (0: none).
+    /// - Returns: Each post's related posts.
+    static func all(postTags: [[Int]], tagPosts: [[Int]], limit: Int) async -> [[Int]] {
+        guard limit > 0, !tagPosts.isEmpty else { return postTags.map { _ in [] } }
+        let count = Double(postTags.count)
+        let weights = tagPosts.map { log(count / Double(max(1, $0.count))) }
+        // In chunks, each with one table of scores for all of its posts: a dictionary per post
+        // was most of the time.
+        let chunkSize = 256
+        let chunks = stride(from: 0, to: postTags.count, by: chunkSize).map { $0..<min($0 + chunkSize, postTags.count) }
+        let lists = await ParallelMap.map(chunks) { chunk in
+            var scores = Scores(count: postTags.count)
+            return chunk.map { post in
+                related(of: post, postTags: postTags, tagPosts: tagPosts, weights: weights, limit: limit, &scores)
+            }
+        }
+        return lists.flatMap { $0 }
+    }
+
+    /// Scores of candidate posts, reset after each post by the candidates it touched.
+    struct Scores {
+        var values: [Double]
+        var touched: [Int] = []
+
+        init(count: Int) {
+            values = Array(repeating: 0, count: count)
+        }
+
+        mutating func add(_ weight: Double, to post: Int) {
+            if values[post] == 0 { touched.append(post) }
+            values[post] += weight
+        }
+
+        mutating func reset() {
+            for post in touched { values[post] = 0 }
+            touched.removeAll(keepingCapacity: true)
+        }
+    }
+
+    static func related(
+        of post: Int, postTags: [[Int]], tagPosts: [[Int]], weights: [Double], limit: Int, _ scores: inout Scores
+    ) -> [Int] {
+        let tags = postTags[post]
+        guard !tags.isEmpty else { return [] }
+        defer { scores.reset() }
+        var common: [Int] = []
+        for tag in tags where weights[tag] > 0 {
+            let posts = tagPosts[tag]
+            if posts.count <= windowSize {
+                for other in posts where other != post { scores.add(weights[tag], to: other) }
+            } else {
+                common.append(tag)
+            }
+        }
+        if !common.isEmpty {
+            // Candidates found through rarer tags, and the posts nearest in date of each common
+            // tag, get the weight of every common tag they share.
+            var candidates = Set(scores.touched)
+            for tag in common {
+                let posts = tagPosts[tag]
+                let position = posts.partitionPoint { $0 >= post }
+                let high = min(posts.count, max(0, position - windowSize / 2) + windowSize)
+                for other in posts[max(0, high - windowSize)..<high] where other != post { candidates.insert(other) }
+            }
+            for candidate in candidates {
+                for tag in common where postTags[candidate].contains(tag) {
+                    scores.add(weights[tag], to: candidate)
+                }
+            }
+        }
+        // Best first; ties to the post nearer in date, then to the newer (the lower index).
+        // Scores of the same set of shared tags are sums in the same order, so they tie exactly.
+        func isBetter(_ a: Int, _ b: Int) -> Bool {
+            if scores.values[a] != scores.values[b] { return scores.values[a] > scores.values[b] }
+            let (nearA, nearB) = (abs(a - post), abs(b - post))
+            return nearA != nearB ? nearA < nearB : a < b
+        }
+        // The best `limit`, kept sorted: a post has hundreds of candidates and shows five.
+        var best: [Int] = []
+        best.reserveCapacity(limit + 1)
+        for candidate in scores.touched where best.count < limit || isBetter(candidate, best[best.count - 1]) {
+            let place = best.firstIndex { isBetter(candidate, $0) } ?? best.count
+            best.insert(candidate, at: place)
+            if best.count > limit { best.removeLast() }
+        }
+        return best
+    }
+}
+
+extension RandomAccessCollection where Index == Int {
+    /// The first index whose element satisfies `belongs`, for a collection in which every element
+    /// that does comes after every element that does not.
+    fileprivate func partitionPoint(where belongs: (Element) -> Bool) -> Int {
+        var low = startIndex
+        var high = endIndex
+        while low < high {
+            let middle = low + (high - low) / 2
+            if belongs(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
