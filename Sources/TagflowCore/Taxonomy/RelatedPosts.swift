@@ -7,13 +7,15 @@ internal import Foundation
 /// three thousand. Ties go to the post nearer in date, then to the newer one, so the lists are
 /// the same in every build.
 ///
-/// Work per post is bounded, so 10 000 posts are not 10 000²: a tag of at most ``windowSize``
-/// posts is walked whole; of a more common tag (which counts little), only the ``windowSize``
-/// posts nearest in date are candidates, beside those found through the post's rarer tags, whose
-/// scores take in every tag they share.
+/// Work per post is bounded, so 10 000 posts are not 10 000²: a tag of at most
+/// ``wholeTagLimit`` posts is walked whole; of a more common tag (which counts little), only the
+/// ``nearestCount`` posts nearest in date are candidates, beside those found through the post's
+/// rarer tags, whose scores take in every tag they share.
 enum RelatedPosts {
-    /// How many posts of one tag are candidates, at most.
-    static let windowSize = 400
+    /// The most posts a tag may have to be walked whole.
+    static let wholeTagLimit = 400
+    /// How many posts of a more common tag are candidates: those nearest in date.
+    static let nearestCount = 100
 
     /// The related posts of every post, as indices into the site's posts, best first.
     ///
@@ -43,9 +45,29 @@ enum RelatedPosts {
     struct Scores {
         var values: [Double]
         var touched: [Int] = []
+        /// The round in which each post was last taken as a candidate (a set without hashing).
+        private var rounds: [UInt32]
+        private var round: UInt32 = 0
 
         init(count: Int) {
             values = Array(repeating: 0, count: count)
+            rounds = Array(repeating: 0, count: count)
+        }
+
+        /// Starts a new set of candidates.
+        mutating func newRound() {
+            round &+= 1
+            if round == 0 {
+                rounds = Array(repeating: 0, count: rounds.count)
+                round = 1
+            }
+        }
+
+        /// Takes `post` into this round's candidates; `false` when it already is one.
+        mutating func take(_ post: Int) -> Bool {
+            guard rounds[post] != round else { return false }
+            rounds[post] = round
+            return true
         }
 
         mutating func add(_ weight: Double, to post: Int) {
@@ -68,7 +90,7 @@ enum RelatedPosts {
         var common: [Int] = []
         for tag in tags where weights[tag] > 0 {
             let posts = tagPosts[tag]
-            if posts.count <= windowSize {
+            if posts.count <= wholeTagLimit {
                 for other in posts where other != post { scores.add(weights[tag], to: other) }
             } else {
                 common.append(tag)
@@ -77,12 +99,16 @@ enum RelatedPosts {
         if !common.isEmpty {
             // Candidates found through rarer tags, and the posts nearest in date of each common
             // tag, get the weight of every common tag they share.
-            var candidates = Set(scores.touched)
+            scores.newRound()
+            var candidates = scores.touched
+            for candidate in candidates { _ = scores.take(candidate) }
             for tag in common {
                 let posts = tagPosts[tag]
                 let position = posts.partitionPoint { $0 >= post }
-                let high = min(posts.count, max(0, position - windowSize / 2) + windowSize)
-                for other in posts[max(0, high - windowSize)..<high] where other != post { candidates.insert(other) }
+                let high = min(posts.count, max(0, position - nearestCount / 2) + nearestCount)
+                for other in posts[max(0, high - nearestCount)..<high] where other != post && scores.take(other) {
+                    candidates.append(other)
+                }
             }
             for candidate in candidates {
                 for tag in common where postTags[candidate].contains(tag) {
