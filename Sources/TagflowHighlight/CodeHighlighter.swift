@@ -131,11 +131,18 @@ private final class Pool: Sendable {
         }
     }
 
+    /// Loads a definition, one at a time in the process.
+    ///
+    /// The library parses definitions with a generated parser whose state is global.
     private static func load(_ definition: HighlightLanguages.Definition) -> HighlighterHandle? {
-        var error: UnsafeMutablePointer<CChar>?
-        defer { free(error) }
-        return tagflow_highlighter_create(definition.folder, definition.file, &error).map(HighlighterHandle.init)
+        loading.withLock { _ in
+            var error: UnsafeMutablePointer<CChar>?
+            defer { free(error) }
+            return tagflow_highlighter_create(definition.folder, definition.file, &error).map(HighlighterHandle.init)
+        }
     }
+
+    private static let loading = Mutex(())
 }
 
 /// A loaded highlighter: used by one call at a time (the pool hands it out), kept for the process.
