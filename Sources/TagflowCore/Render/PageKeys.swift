@@ -152,6 +152,7 @@ extension SiteRenderer {
         case .post(let index): return Routes.file(for: Routes.post(site.posts[index].slug))
         case .page(let index): return Routes.file(for: Routes.page(site.pages[index].slug))
         case .tags: return Routes.file(for: Routes.tags)
+        case .archive: return Routes.file(for: Routes.archive)
         case .tag(let index, let pagination):
             let firstPage = Routes.tag(site.taxonomy.tags[index].slug)
             return Routes.file(for: Pagination.path(of: pagination.page, firstPagePath: firstPage))
@@ -224,6 +225,11 @@ extension SiteRenderer {
             for position in pagination.range {
                 digest.update(keys.summaries[site.taxonomy.tags[index].postIndices[position]])
             }
+        case .archive:
+            add(10)
+            // Every post: its title, link and date (and its tags, which the theme may show).
+            digest.update(UInt64(keys.summaries.count))
+            for summary in keys.summaries { digest.update(summary) }
         case .notFound:
             add(6)
         case .feed:

@@ -10,6 +10,7 @@ struct Routes: Sendable {
 
     static let home = "/"
     static let tags = "/tags/"
+    static let archive = "/archive/"
     static let feed = "/feed.xml"
     static let sitemap = "/sitemap.xml"
     static let notFound = "/404.html"

@@ -204,6 +204,8 @@ struct SiteRenderer: Sendable {
         case post(Int)
         case page(Int)
         case tags
+        /// Every post by year and month (`/archive/`), unless a page of the site takes that address.
+        case archive
         case tag(Int, Pagination)
         /// A tag's Atom feed.
         case tagFeed(Int)
@@ -217,6 +219,7 @@ struct SiteRenderer: Sendable {
         // The largest pages first: last, they kept one core busy at the end of a build while the
         // others had nothing left to take.
         var jobs: [Job] = [.sitemap, .feed, .tags]
+        if hasArchive { jobs.append(.archive) }
         jobs += Pagination.pages(itemCount: site.posts.count, perPage: perPage).map(Job.home)
         jobs += site.posts.indices.map(Job.post)
         jobs += site.pages.indices.map(Job.page)
@@ -226,6 +229,12 @@ struct SiteRenderer: Sendable {
         }
         jobs.append(.notFound)
         return jobs
+    }
+
+    /// Whether the site has the generated archive: a page of its own at `/archive/` (an archive
+    /// the author wrote, say) takes the address instead.
+    var hasArchive: Bool {
+        !site.pages.contains { $0.slug.rawValue == "archive" }
     }
 
     /// Renders every page and asset.
@@ -468,6 +477,7 @@ struct SiteRenderer: Sendable {
         case .post(let index): Routes.post(site.posts[index].slug)
         case .page(let index): Routes.page(site.pages[index].slug)
         case .tags: Routes.tags
+        case .archive: Routes.archive
         case .tag(let index, let pagination):
             Pagination.path(of: pagination.page, firstPagePath: Routes.tag(site.taxonomy.tags[index].slug))
         case .notFound: Routes.notFound
@@ -557,6 +567,11 @@ struct SiteRenderer: Sendable {
                 context["related_html"] = .text(html)
             }
             return (page(path, "tag", context), [])
+        case .archive:
+            var context = base(
+                path: Routes.archive, title: "Archive", description: "Every post of \(site.config.title)")
+            context["archive"] = .object(archiveContext())
+            return (page(Routes.archive, "archive", context), [])
         case .notFound:
             let context = base(path: Routes.notFound, title: "Page not found", description: "")
             return (page(Routes.notFound, "404", context), [])
@@ -604,6 +619,8 @@ struct SiteRenderer: Sendable {
             "base_path": .text(config.basePath),
             "permalink": .text(routes.permalink(Routes.home)), "home_url": .text(routes.url(Routes.home)),
             "tags_url": .text(routes.url(Routes.tags)), "feed_url": .text(routes.url(Routes.feed)),
+            // A page of the site's own at `/archive/` takes the address (``hasArchive``): the same URL.
+            "archive_url": .text(routes.url(Routes.archive)),
             "css_url": .text(routes.url(Routes.stylesheet)),
             "stylesheets": .list(hooks.stylesheets.map { .text(routes.url($0)) }),
             "pages": .list(
@@ -814,6 +831,51 @@ struct SiteRenderer: Sendable {
                     return .object(entry)
                 }),
         ]
+    }
+
+    /// Every post, newest first, by year and then month (in the site's time zone), with counts.
+    private func archiveContext() -> TemplateObject {
+        var years: [TemplateValue] = []
+        var months: [TemplateValue] = []
+        var posts: [TemplateValue] = []
+        var year = ""
+        var month = ""
+        var yearCount = 0
+        func closeMonth() {
+            guard !posts.isEmpty else { return }
+            let number = Int(month) ?? 1
+            months.append(
+                .object([
+                    "month": .text(month), "name": .text(ContentDate.monthNames[number - 1]),
+                    "count": .number(posts.count), "posts": .list(posts),
+                ]))
+            yearCount += posts.count
+            posts = []
+        }
+        func closeYear() {
+            closeMonth()
+            guard !months.isEmpty else { return }
+            years.append(.object(["year": .text(year), "count": .number(yearCount), "months": .list(months)]))
+            months = []
+            yearCount = 0
+        }
+        for index in site.posts.indices {
+            let summary = summaries.indices.contains(index) ? summaries[index] : makeSummary(of: index)
+            // `2024-03-05`: the day in the site's time zone, as the post shows it.
+            let day = summary.dateISO
+            let (postYear, postMonth) = (String(day.prefix(4)), String(day.dropFirst(5).prefix(2)))
+            if postYear != year {
+                closeYear()
+                year = postYear
+                month = postMonth
+            } else if postMonth != month {
+                closeMonth()
+                month = postMonth
+            }
+            posts.append(.shared(listed(index)))
+        }
+        closeYear()
+        return ["years": .list(years), "post_count": .number(site.posts.count)]
     }
 
     private func sitemapContext() -> TemplateObject {

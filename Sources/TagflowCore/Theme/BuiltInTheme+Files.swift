@@ -13,6 +13,27 @@ extension BuiltInTheme {
 {{/content}}
 {{/base}}
 """# + "\n",
+        "archive.mustache": #"""
+{{<base}}
+{{$content}}
+<h1>Archive</h1>
+<p class="meta">{{archive.post_count}} posts</p>
+{{#archive.years}}
+<section class="archive-year" aria-labelledby="archive-{{year}}">
+<h2 id="archive-{{year}}">{{year}} <span class="count">{{count}}</span></h2>
+{{#months}}
+<h3>{{name}} <span class="count">{{count}}</span></h3>
+<ul class="archive-list">
+{{#posts}}
+<li><time datetime="{{date_rfc3339}}">{{date_display}}</time> <a href="{{url}}">{{title}}</a></li>
+{{/posts}}
+</ul>
+{{/months}}
+</section>
+{{/archive.years}}
+{{/content}}
+{{/base}}
+"""# + "\n",
         "assets/tagflow.css": #"""
 /* Tagflow default theme: readable, responsive, light and dark, no JavaScript. */
 :root {
@@ -127,6 +148,11 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 .content hr { border: 0; border-top: 1px solid var(--rule); margin: 2rem 0; }
 .content li > input[type="checkbox"] { margin-right: 0.4rem; }
 .content .footnotes { font-size: 0.9rem; color: var(--muted); border-top: 1px solid var(--rule); margin-top: 2rem; }
+.archive-year h2 .count, .archive-year h3 .count { color: var(--muted); font-size: 0.8em; font-weight: normal; }
+.archive-year h3 { font-size: 1rem; margin: 1rem 0 0.4rem; }
+.archive-list { list-style: none; padding: 0; margin: 0; }
+.archive-list li { margin: 0.2rem 0; }
+.archive-list time { display: inline-block; min-width: 8.5rem; color: var(--muted); font-size: 0.9rem; }
 .related-posts { border-top: 1px solid var(--rule); margin-top: 2.5rem; padding-top: 0.5rem; }
 .related-posts h2 { font-size: 1.15rem; }
 .related-posts ul { list-style: none; padding: 0; margin: 0; }
@@ -214,6 +240,7 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 <ul>
 <li><a href="{{site.home_url}}">Posts</a></li>
 <li><a href="{{site.tags_url}}">Tags</a></li>
+<li><a href="{{site.archive_url}}">Archive</a></li>
 {{#site.pages}}
 <li><a href="{{url}}">{{title}}</a></li>
 {{/site.pages}}

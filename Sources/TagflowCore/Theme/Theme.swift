@@ -13,7 +13,7 @@ public struct Theme: Sendable {
     public let origins: [String: String]
 
     /// Templates every site needs.
-    static let requiredTemplates = ["home", "post", "page", "tags", "tag", "404", "atom", "sitemap"]
+    static let requiredTemplates = ["home", "post", "page", "tags", "archive", "tag", "404", "atom", "sitemap"]
 
     /// Loads and checks the theme: syntax, partials that exist, and no partial that includes
     /// itself through others (which would never finish rendering).
