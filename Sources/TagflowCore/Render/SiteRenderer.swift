@@ -888,6 +888,7 @@ struct SiteRenderer: Sendable {
         }
         for page in site.pages { urls.append(.object(["loc": .text(routes.permalink(Routes.page(page.slug)))])) }
         urls.append(.object(["loc": .text(routes.permalink(Routes.tags))]))
+        if hasArchive { urls.append(.object(["loc": .text(routes.permalink(Routes.archive))])) }
         for tag in site.taxonomy.tags { urls.append(.object(["loc": .text(routes.permalink(Routes.tag(tag.slug)))])) }
         return ["urls": .list(urls)]
     }

@@ -49,6 +49,7 @@ import Testing
             from = found.upperBound
         }
         #expect(!html.contains("December") && !html.contains("archive-2023"))
+        #expect(try fixture.output("sitemap.xml").contains("<loc>http://localhost:8000/archive/</loc>"))
         #expect(try fixture.output("index.html").contains(#"<a href="/archive/">Archive</a>"#))
     }
 
@@ -70,6 +71,8 @@ import Testing
         let html = try fixture.output("archive/index.html")
         #expect(html.contains("Hand-made."))
         #expect(!html.contains("archive-2024"))
+        let sitemap = try fixture.output("sitemap.xml")
+        #expect(sitemap.components(separatedBy: "/archive/</loc>").count == 2, "listed once, as the page")
     }
 
     @Test func anEmptySiteHasAnEmptyArchive() async throws {
