@@ -81,10 +81,9 @@ public final class CodeHighlighter: Sendable {
         return pool.isUsable ? pool : nil
     }
 
+    /// Where Source-highlight's definitions are: `SOURCE_HIGHLIGHT_DATADIR`, or where the library
+    /// was installed (the library decides).
     private static func systemFolder() -> String? {
-        if let folder = ProcessInfo.processInfo.environment["TAGFLOW_SOURCE_HIGHLIGHT_DATADIR"], !folder.isEmpty {
-            return folder
-        }
         guard let folder = tagflow_highlight_default_data_dir() else { return nil }
         defer { free(folder) }
         return String(cString: folder)
