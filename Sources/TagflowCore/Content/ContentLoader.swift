@@ -69,8 +69,9 @@ struct ContentLoader: Sendable {
         guard !components.contains(where: { $0.isEmpty || SiteFiles.isSkipped($0) }),
             let folder = folders.first(where: { path.hasPrefix($0.folder + "/") })
         else { return nil }
-        // A bundle's files are published beside its page, which only a full build copies; and
-        // its other Markdown files are not posts.
+        // A bundle's files are published beside its page, which only a full build copies (or
+        // removes, when its index is deleted); and its other Markdown files are not posts.
+        if SiteFiles.isBundleIndex(path, under: folder.folder) { return nil }
         let inBundle = SiteFiles.ancestors(of: path, below: folder.folder).contains { ancestor in
             ["index.md", "index.markdown"].contains {
                 FileManager.default.fileExists(atPath: siteRoot.appendingPathComponent("\(ancestor)/\($0)").path)

@@ -465,3 +465,43 @@ extension Result {
         return nil
     }
 }
+
+extension IncrementalBuilderTests {
+    /// A page bundle's files follow its `index.md`: added, edited and deleted under `tagflow serve`,
+    /// the preview holds what a full build writes, and no photo outlives its post.
+    @Test func bundlesFollowTheirIndexUnderServe() async throws {
+        let blog = try Blog()
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
+        _ = try await Self.rebuilt(builder, nil)
+        let steps: [(String, () throws -> Set<String>)] = [
+            (
+                "added",
+                {
+                    try blog.write("posts/2024-04-01-trip/index.md", "---\ntitle: Trip\n---\n![Sea](sea.txt)\n")
+                    try blog.write("posts/2024-04-01-trip/sea.txt", "waves\n")
+                    return ["posts/2024-04-01-trip/index.md", "posts/2024-04-01-trip/sea.txt"]
+                }
+            ),
+            (
+                "edited",
+                {
+                    try blog.write("posts/2024-04-01-trip/index.md", "---\ntitle: Trip!\n---\nNo photo.\n")
+                    return ["posts/2024-04-01-trip/index.md"]
+                }
+            ),
+            (
+                "deleted",
+                {
+                    try blog.remove("posts/2024-04-01-trip/index.md")
+                    return ["posts/2024-04-01-trip/index.md"]
+                }
+            ),
+        ]
+        for (step, edit) in steps {
+            let changed = try edit()
+            _ = try await Self.rebuilt(builder, changed)
+            #expect(folderContents(blog.output) == (try await blog.fullBuild()), "\(step)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: blog.output.appendingPathComponent("posts/trip").path))
+    }
+}
