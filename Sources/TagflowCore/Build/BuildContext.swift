@@ -103,6 +103,11 @@ public struct BuildContext: Sendable {
         bundleSources[path] ?? "\(config.paths.static)/\(path)"
     }
 
+    /// What messages call the copied file at an output path: a static file or a bundle's.
+    func staticNoun(_ path: String) -> String {
+        bundleSources[path] == nil ? "static file" : "page bundle's file"
+    }
+
     /// Throws when errors were found (or warnings, in strict mode).
     func failIfNeeded() throws(BuildFailure) {
         let failing = diagnostics.contains { $0.severity == .error || (options.strict && $0.severity == .warning) }

@@ -597,7 +597,7 @@ public struct SiteBuilder: Sendable {
         let allAssets = renderer.assets
         context.diagnostics += OutputCollisions.problems(
             staticPaths: staticPaths, generated: pages.lazy.map(\.path) + allAssets.map(\.path),
-            replaceable: Set(allAssets.map(\.path)), source: context.staticSource)
+            replaceable: Set(allAssets.map(\.path)), source: context.staticSource, noun: context.staticNoun)
         let assets = allAssets.filter { !staticPaths.contains($0.path) }
         var failed = pages.lazy.compactMap { page in page.failure.map { (page.path, $0) } }.first
         for asset in assets {
@@ -682,7 +682,7 @@ public struct SiteBuilder: Sendable {
         let assetPaths = Set(renderer.assets.map(\.path))
         context.diagnostics += OutputCollisions.problems(
             staticPaths: staticPaths, generated: paths.union(assetPaths), replaceable: assetPaths,
-            source: context.staticSource)
+            source: context.staticSource, noun: context.staticNoun)
         try context.failIfNeeded()
         // Assets depend only on the frame, but are few: rewrite any that differ.
         let assets = renderer.assets.filter { !staticPaths.contains($0.path) }
@@ -734,7 +734,7 @@ public struct SiteBuilder: Sendable {
         let assetPaths = Set(renderer.assets.map(\.path))
         context.diagnostics += OutputCollisions.problems(
             staticPaths: staticPaths, generated: files.map(\.path), replaceable: assetPaths,
-            source: context.staticSource)
+            source: context.staticSource, noun: context.staticNoun)
         // A static file replaces a theme or plugin asset of the same path.
         rendered.removeAll { staticPaths.contains($0.path) && assetPaths.contains($0.path) }
         context.files = rendered

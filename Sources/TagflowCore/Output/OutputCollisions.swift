@@ -12,10 +12,12 @@ enum OutputCollisions {
     ///   - generated: Output paths of every generated file (pages and assets).
     ///   - replaceable: The generated paths a static file may replace (assets).
     ///   - source: The site-relative file a static file's output path comes from, for the messages.
+    ///   - noun: What the messages call the file at an output path: a page bundle's files are
+    ///     copied by the same rule as the static folder's, but are not in it.
     /// - Returns: One error per colliding static file, in path order.
     static func problems(
         staticPaths: some Collection<String>, generated: some Sequence<String>, replaceable: Set<String>,
-        source: (String) -> String
+        source: (String) -> String, noun: (String) -> String = { _ in "static file" }
     ) -> [Diagnostic] {
         guard !staticPaths.isEmpty else { return [] }
         var files = Set<String>()
@@ -34,13 +36,14 @@ enum OutputCollisions {
         var problems: [Diagnostic] = []
         for path in staticPaths.sorted() {
             let message: String
+            let file = noun(path)
             if files.contains(path) {
                 if replaceable.contains(path) { continue }
-                message = "static file has the same path as the generated page '\(path)'"
+                message = "\(file) has the same path as the generated page '\(path)'"
             } else if let page = folders[path] {
-                message = "static file '\(path)' stands where the generated pages need a folder (for '\(page)')"
+                message = "\(file) '\(path)' stands where the generated pages need a folder (for '\(page)')"
             } else if let page = Self.folders(of: path).first(where: files.contains) {
-                message = "static file is inside '\(page)', which is a generated page"
+                message = "\(file) is inside '\(page)', which is a generated page"
             } else {
                 continue
             }
@@ -49,7 +52,7 @@ enum OutputCollisions {
                     .error,
                     TagflowError(
                         location: SourceLocation(path: source(path)), step: "render", message: message,
-                        hint: "rename or move the static file; generated pages are never replaced")))
+                        hint: "rename or move the \(file); generated pages are never replaced")))
         }
         return problems
     }

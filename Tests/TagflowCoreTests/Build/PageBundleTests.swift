@@ -90,7 +90,7 @@ import Testing
         #expect(
             messages.contains {
                 $0.hasPrefix(
-                    "posts/2024-04-01-trip/index.html: error: static file has the same path as the generated page 'posts/trip/index.html'"
+                    "posts/2024-04-01-trip/index.html: error: page bundle's file has the same path as the generated page 'posts/trip/index.html'"
                 )
             }, "\(messages)")
     }
