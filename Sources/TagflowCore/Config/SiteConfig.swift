@@ -39,6 +39,8 @@ public struct SiteConfig: Sendable, Hashable {
     public var chips = ChipsConfig()
     /// Related posts on each post's page.
     public var related = Related()
+    /// Other names of tags, merged into the tags they name (`tags.aliases`).
+    public var tagAliases = TagAliases()
 
     /// Folder settings.
     public struct Paths: Sendable, Hashable {
@@ -144,7 +146,7 @@ extension SiteConfig {
         "title", "description", "base_url", "language", "author", "timezone", "posts_per_page", "feed_entries",
         "relative_links", "paths.content", "paths.templates", "paths.static", "paths.output",
         "markdown.unsafe", "markdown.smart_punctuation", "markdown.hard_breaks", "markdown.toc",
-        "markdown.highlight", "markdown.line_numbers", "related.limit",
+        "markdown.highlight", "markdown.line_numbers", "related.limit", "tags.aliases",
         "chips.enabled", "chips.font", "chips.font_size", "chips.line_height", "chips.padding_x", "chips.padding_y",
         "chips.border", "chips.radius", "chips.column_gap", "chips.row_gap", "chips.justify", "chips.breakpoints",
         "chips.weights", "chips.cloud_order", "chips.home_rows", "chips.related_limit", "chips.align",
@@ -244,6 +246,8 @@ extension SiteConfig {
                 } else {
                     reader.error(entry, "'home_rows' must be a whole number, 0 or more")
                 }
+            case "tags.aliases":
+                if let aliases = TagAliases.read(entry, into: &reader) { config.tagAliases = aliases }
             case "related.limit":
                 if case .int(let limit) = entry.value, (0...100).contains(limit) {
                     config.related.limit = limit

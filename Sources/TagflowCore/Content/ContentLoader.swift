@@ -237,6 +237,7 @@ struct ContentLoader: Sendable {
             var reader = FrontMatterReader(
                 path: path, text: text, mapping: mapping, timeZone: timeZone, templateNames: templateNames)
             reader.isBundleIndex = folders.contains { SiteFiles.isBundleIndex(path, under: $0.folder) }
+            reader.tagAliases = config.tagAliases
             if let problem = MarkdownLimits.problem(in: split.body, firstLine: split.bodyFirstLine) {
                 return .failed([
                     fileError(path, problem.message, at: (problem.line, problem.column), hint: problem.hint)

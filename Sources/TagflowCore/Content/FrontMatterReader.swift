@@ -12,6 +12,8 @@ struct FrontMatterReader {
     /// Whether the file is a page bundle's `index.md`: its folder's name then gives the date,
     /// slug and title.
     var isBundleIndex = false
+    /// The site's tag aliases: a post's tag that is one becomes the tag it names.
+    var tagAliases = TagAliases()
     var diagnostics: [Diagnostic] = []
 
     /// The most tags one post may have.
@@ -189,7 +191,7 @@ struct FrontMatterReader {
         var seen = Set<TagKey>()
         var tags: [String] = []
         for name in names {
-            let spelling = TagKey.cleanedSpelling(name)
+            let spelling = tagAliases.resolve(TagKey.cleanedSpelling(name))
             guard !spelling.isEmpty else { continue }
             if seen.insert(TagKey(spelling)).inserted { tags.append(spelling) }
         }

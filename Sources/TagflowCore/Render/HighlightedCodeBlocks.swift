@@ -1,5 +1,5 @@
 internal import TagflowHighlight
-public import TagflowMarkdown
+internal import TagflowMarkdown
 
 /// Code blocks highlighted at build time (`markdown.highlight`), numbered when `site.yml` or the
 /// block's info string asks.

@@ -159,6 +159,7 @@ extension SiteRenderer {
         case .notFound: return "404.html"
         case .feed: return "feed.xml"
         case .tagFeed(let index): return Routes.file(for: Routes.tagFeed(site.taxonomy.tags[index].slug))
+        case .tagRedirect(let index): return Routes.file(for: Routes.tag(aliasRedirects[index].slug))
         case .sitemap: return "sitemap.xml"
         }
     }
@@ -240,6 +241,10 @@ extension SiteRenderer {
             add(9)
             digest.update(keys.tagLinks[index])
             for post in feedEntries(site.taxonomy.tags[index].postIndices) { digest.update(keys.summaries[post]) }
+        case .tagRedirect(let index):
+            add(11)
+            digest.update(aliasRedirects[index].slug.rawValue)
+            digest.update(keys.tagLinks[aliasRedirects[index].tag])
         case .sitemap:
             add(8)
             // Each tag's URL, not its count: a tag added to a post does not change the sitemap.

@@ -92,6 +92,9 @@ struct SiteRenderer: Sendable {
     /// Each tag's related tags (``relatedTagIndices(of:)``), when prepared with digests or a plugin
     /// that draws tag lists.
     private(set) var relatedIndices: [[Int]] = []
+    /// The pages at the addresses of tag aliases (`/tags/golang/`), each sending readers to the
+    /// tag its alias names: the slug, and the tag's index in the taxonomy.
+    private(set) var aliasRedirects: [(slug: Slug, tag: Int)] = []
     /// Each post's related posts (``RelatedPosts``), best first; made by ``prepared(digests:reusing:)``.
     private(set) var relatedPosts: [[Int]] = []
     /// What each page is made from, when prepared with content digests.
@@ -117,6 +120,7 @@ struct SiteRenderer: Sendable {
         self.timeZone = ContentDate.timeZone(named: site.config.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
         self.tagCountReads = tagCountReads
         self.tagLinks = Self.tagLinks(of: site, routes: routes)
+        self.aliasRedirects = Self.aliasRedirects(of: site)
         self.siteContext = Self.makeSiteContext(site: site, hooks: hooks, routes: routes)
         self.fileLinks = FileLinks(site: site, routes: routes)
         self.postTagContexts = Self.postTagContexts(tagLinks, reads: tagCountReads)
@@ -150,6 +154,23 @@ struct SiteRenderer: Sendable {
     /// without them until then).
     mutating func updateKeysForShownCounts() {
         if countsShown { keys?.showCounts(postTagIndices: postTagIndices) }
+    }
+
+    /// A redirect for each alias whose tag has posts, at the alias's own slug, unless a tag's page
+    /// (or an earlier alias's) is there.
+    private static func aliasRedirects(of site: Site) -> [(slug: Slug, tag: Int)] {
+        let aliases = site.config.tagAliases
+        guard !aliases.names.isEmpty else { return [] }
+        var taken = Set(site.taxonomy.tags.map(\.slug))
+        var redirects: [(slug: Slug, tag: Int)] = []
+        for name in aliases.names {
+            guard let target = aliases.targets[TagKey(name)], let tag = site.taxonomy.indexByKey[TagKey(target)]
+            else { continue }
+            let slug = Slug(from: name)
+            guard !slug.rawValue.isEmpty, taken.insert(slug).inserted else { continue }
+            redirects.append((slug, tag))
+        }
+        return redirects
     }
 
     private static func tagLinks(of site: Site, routes: Routes) -> [TagLink] {
@@ -209,6 +230,8 @@ struct SiteRenderer: Sendable {
         case tag(Int, Pagination)
         /// A tag's Atom feed.
         case tagFeed(Int)
+        /// The page at a tag alias's address (an index into ``aliasRedirects``).
+        case tagRedirect(Int)
         case notFound
         case feed
         case sitemap
@@ -227,6 +250,7 @@ struct SiteRenderer: Sendable {
             jobs += Pagination.pages(itemCount: tag.count, perPage: perPage).map { Job.tag(index, $0) }
             jobs.append(.tagFeed(index))
         }
+        jobs += aliasRedirects.indices.map(Job.tagRedirect)
         jobs.append(.notFound)
         return jobs
     }
@@ -360,6 +384,7 @@ struct SiteRenderer: Sendable {
         (site.taxonomy, diagnostics) = previousTaxonomy.retagged(posts: site.posts, previousTagKeys: previousTagKeys)
         let taxonomy = site.taxonomy
         tagLinks = Self.tagLinks(of: site, routes: routes)
+        aliasRedirects = Self.aliasRedirects(of: site)
         postTagContexts = Self.postTagContexts(tagLinks, reads: tagCountReads)
         // Where each earlier tag is now (`nil`: no post has it any more).
         let moved = previousTaxonomy.tags.map { taxonomy.indexByKey[$0.key] }
@@ -483,6 +508,7 @@ struct SiteRenderer: Sendable {
         case .notFound: Routes.notFound
         case .feed: Routes.feed
         case .tagFeed(let index): Routes.tagFeed(site.taxonomy.tags[index].slug)
+        case .tagRedirect(let index): Routes.tag(aliasRedirects[index].slug)
         case .sitemap: Routes.sitemap
         }
     }
@@ -579,6 +605,9 @@ struct SiteRenderer: Sendable {
             return (page(Routes.feed, "atom", feedContext()), [])
         case .tagFeed(let index):
             return (page(path(of: job), "atom", tagFeedContext(index)), [])
+        case .tagRedirect(let index):
+            let path = self.path(of: job)
+            return (OutputFile(path: Routes.file(for: path), text: redirectPage(to: aliasRedirects[index].tag)), [])
         case .sitemap:
             return (page(Routes.sitemap, "sitemap", sitemapContext()), [])
         }
@@ -831,6 +860,31 @@ struct SiteRenderer: Sendable {
                     return .object(entry)
                 }),
         ]
+    }
+
+    /// A page that sends the reader on to a tag's page: a refresh for browsers, a canonical link
+    /// for search engines, and a plain link for the rest; no script.
+    private func redirectPage(to tag: Int) -> String {
+        let link = tagLinks[tag]
+        let url = HTMLEscaping.escaped(link.url)
+        let permalink = HTMLEscaping.escaped(routes.permalink(Routes.tag(site.taxonomy.tags[tag].slug)))
+        let name = HTMLEscaping.escaped(link.name)
+        return """
+            <!doctype html>
+            <html lang="\(HTMLEscaping.escaped(site.config.language))">
+            <head>
+            <meta charset="utf-8">
+            <title>\(name)</title>
+            <link rel="canonical" href="\(permalink)">
+            <meta name="robots" content="noindex">
+            <meta http-equiv="refresh" content="0; url=\(url)">
+            </head>
+            <body>
+            <p>This tag is now <a href="\(url)">\(name)</a>.</p>
+            </body>
+            </html>
+
+            """
     }
 
     /// Every post, newest first, by year and then month (in the site's time zone), with counts.
