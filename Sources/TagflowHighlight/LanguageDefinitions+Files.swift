@@ -164,19 +164,21 @@ preproc = '#(if|elseif|else|endif|sourceLocation|warning|error|available|unavail
 
 keyword = "associatedtype|async|await|borrowing|break|case|catch|class|consuming|continue",
           "convenience|default|defer|deinit|didSet|do|dynamic|else|enum|extension",
-          "fallthrough|fileprivate|final|for|func|get|guard|if|import|in|indirect|infix",
+          "fallthrough|fileprivate|final|for|func|get|guard|if|in|indirect|infix",
           "init|inout|internal|is|isolated|lazy|let|macro|mutating|nonisolated|nonmutating",
           "open|operator|optional|override|package|postfix|precedencegroup|prefix",
           "private|protocol|public|repeat|required|rethrows|return|set|some|any|static",
           "struct|subscript|super|switch|throw|throws|try|typealias|unowned|var",
-          "weak|where|while|willSet|as|self|Self|each|sending|consume|copy|discard",
+          "weak|where|while|willSet|as|self|each|sending|consume|copy|discard",
           "true|false|nil"
 
 type = '\<[[:upper:]][[:word:]]*\>'
 
 number = '\<(0x[[:xdigit:]_]+(\.[[:xdigit:]_]+)?([pP][+-]?[[:digit:]_]+)?|0b[01_]+|0o[0-7_]+|[[:digit:]][[:digit:]_]*(\.[[:digit:]][[:digit:]_]*)?([eE][+-]?[[:digit:]_]+)?)\>'
 
-function = '[[:alpha:]_][[:word:]]*(?=[[:blank:]]*\()'
+# A call: a name in lower case before `(`, not a keyword (`init(`, `if (`). Every rule here
+# matches text no other rule matches at the same place, so no tie decides a token's class.
+function = '\<(?!(init|if|guard|while|for|switch|return|catch|throw|throws|try|await|case|in|is|as|repeat|where|some|any|super|self|subscript|deinit|get|set|willSet|didSet|let|var|else|do|defer|rethrows|async|consume|copy|each|borrowing|consuming|sending|isolated|nonisolated|true|false|nil)\>)[[:lower:]_][[:word:]]*(?=[[:blank:]]*\()'
 """## + "\n",
         "toml.lang": ##"""
 # TOML, for Tagflow (GNU Source-highlight's language definition syntax).
@@ -255,5 +257,5 @@ number = '(?<![[:alnum:]_.-])[-+]?(0x[[:xdigit:]]+|0o[0-7]+|[[:digit:]]+(\.[[:di
     ]
 
     /// A digest of the files' names and texts: it changes whenever one of them does.
-    static let digest = "19fa005488f38600"
+    static let digest = "dbc1873443d832ef"
 }
