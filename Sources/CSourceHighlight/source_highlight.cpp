@@ -3,6 +3,7 @@
 // the markup itself.
 #include "source_highlight.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -17,6 +18,10 @@
 #include <srchilite/regexrulefactory.h>
 #include <srchilite/settings.h>
 #include <srchilite/sourcehighlighter.h>
+
+// The library's definition lexer (flex, C++ linkage). Its buffer outlives a parse: without a
+// restart, a definition parsed after another one could lose its first rule.
+void langdef_restart(FILE *input);
 
 namespace {
 
@@ -56,7 +61,6 @@ struct tagflow_highlighter {
     srchilite::LangDefManager languages{&ruleFactory};
     srchilite::HighlightStatePtr mainState;
     std::unique_ptr<srchilite::FormatterManager> formatters;
-    std::unique_ptr<srchilite::SourceHighlighter> highlighter;
     std::map<std::string, bool> known;
 
     void add(const std::string &element) {
@@ -80,14 +84,12 @@ struct tagflow_highlighter {
 extern "C" tagflow_highlighter *tagflow_highlighter_create(const char *data_dir, const char *file, char **error) {
     try {
         auto result = std::make_unique<tagflow_highlighter>();
+        langdef_restart(nullptr);
         result->mainState = result->languages.getHighlightState(data_dir, file);
         result->formatters = std::make_unique<srchilite::FormatterManager>(
             srchilite::FormatterPtr(new ElementFormatter("normal", &result->sink)));
         std::map<const void *, bool> seen;
         result->addFormatters(result->mainState, seen);
-        result->highlighter = std::make_unique<srchilite::SourceHighlighter>(result->mainState);
-        result->highlighter->setFormatterManager(result->formatters.get());
-        result->highlighter->setOptimize(true);
         return result.release();
     } catch (const std::exception &exception) {
         fail(error, exception.what());
@@ -102,9 +104,11 @@ extern "C" int tagflow_highlighter_run(
     tagflow_highlight_line_end line_end, void *context, char **error) {
     highlighter->sink.token = token;
     highlighter->sink.context = context;
-    // Each block starts in the language's main state, whatever the last block left open.
-    highlighter->highlighter->setCurrentState(highlighter->mainState);
-    highlighter->highlighter->clearStateStack();
+    // A line highlighter of its own for each block: it holds the states left open and the text
+    // it buffers, none of which may reach the next block (the loaded definition is what is kept).
+    srchilite::SourceHighlighter lines(highlighter->mainState);
+    lines.setFormatterManager(highlighter->formatters.get());
+    lines.setOptimize(true);
     try {
         size_t start = 0;
         std::string line;
@@ -112,7 +116,7 @@ extern "C" int tagflow_highlighter_run(
             const void *found = std::memchr(code + start, '\n', length - start);
             size_t end = found ? static_cast<size_t>(static_cast<const char *>(found) - code) : length;
             line.assign(code + start, end - start);
-            highlighter->highlighter->highlightParagraph(line);
+            lines.highlightParagraph(line);
             line_end(context);
             start = end + 1;
         }

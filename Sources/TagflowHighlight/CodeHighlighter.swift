@@ -111,7 +111,20 @@ private final class Pool: Sendable {
     func highlight(_ bytes: UnsafeBufferPointer<UInt8>, into writer: inout CodeHTMLWriter) -> Bool {
         guard let handle = idle.withLock({ $0.popLast() }) ?? Self.load(definition) else { return false }
         defer { idle.withLock { $0.append(handle) } }
-        return withUnsafeMutablePointer(to: &writer) { pointer in
+        return highlight(bytes, into: &writer, with: handle)
+    }
+
+    /// One definition loaded at a time in the whole process, and none after one failed to parse.
+    ///
+    /// The library's definition parser keeps its state in globals: a parse that stops at an
+    /// error leaves them mid-file, and a definition parsed after that lost rules (a `//` comment
+    /// drawn as code). A language that cannot be loaded is plain text, never wrong.
+    static let library = Mutex(false)
+
+    private func highlight(
+        _ bytes: UnsafeBufferPointer<UInt8>, into writer: inout CodeHTMLWriter, with handle: HighlighterHandle
+    ) -> Bool {
+        withUnsafeMutablePointer(to: &writer) { pointer in
             var error: UnsafeMutablePointer<CChar>?
             let status = tagflow_highlighter_run(
                 handle.pointer, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
@@ -130,18 +143,22 @@ private final class Pool: Sendable {
         }
     }
 
-    /// Loads a definition, one at a time in the process.
-    ///
-    /// The library parses definitions with a generated parser whose state is global.
+    /// Loads a definition, one at a time in the process (``library``).
     private static func load(_ definition: HighlightLanguages.Definition) -> HighlighterHandle? {
-        loading.withLock { _ in
+        library.withLock { failedBefore in
+            guard !failedBefore else { return nil }
+            // A file that is not there fails before the parser starts: it leaves nothing behind.
+            guard FileManager.default.isReadableFile(atPath: definition.folder + "/" + definition.file) else {
+                return nil
+            }
             var error: UnsafeMutablePointer<CChar>?
             defer { free(error) }
-            return tagflow_highlighter_create(definition.folder, definition.file, &error).map(HighlighterHandle.init)
+            let handle = tagflow_highlighter_create(definition.folder, definition.file, &error)
+            if handle == nil { failedBefore = true }
+            return handle.map(HighlighterHandle.init)
         }
     }
 
-    private static let loading = Mutex(())
 }
 
 /// A loaded highlighter: used by one call at a time (the pool hands it out), kept for the process.

@@ -107,7 +107,17 @@ import Testing
         let a = folderContents(first.output)
         let b = folderContents(second.output)
         #expect(a.keys.sorted() == b.keys.sorted())
-        #expect(a == b)
+        // Where each differing file first differs, so that a failure says what changed.
+        for path in a.keys.sorted() {
+            guard let left = a[path], let right = b[path], left != right else { continue }
+            let (leftBytes, rightBytes) = ([UInt8](left), [UInt8](right))
+            let at =
+                leftBytes.indices.first { $0 >= rightBytes.count || leftBytes[$0] != rightBytes[$0] } ?? leftBytes.count
+            let context = { (data: Data) in
+                String(decoding: [UInt8](data)[max(0, at - 80)..<min(data.count, at + 80)], as: UTF8.self)
+            }
+            Issue.record("\(path) differs at byte \(at):\n\(context(left))\n-- then --\n\(context(right))")
+        }
     }
 
     @Test func baseURLOverrideMovesEveryLink() async throws {
