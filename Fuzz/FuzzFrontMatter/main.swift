@@ -1,5 +1,5 @@
-// libFuzzer entry point: front matter split + YAML reading, on any bytes (scripts/fuzz.sh); the
-// fast reader for simple front matter must agree with Yams whenever it accepts.
+// libFuzzer entry point: front matter split + YAML or TOML reading, on any bytes (scripts/fuzz.sh);
+// the fast reader for simple front matter must agree with Yams whenever it accepts.
 // Built with -parse-as-library; SwiftPM links `main` to `<Target>_main`, which hands over to libFuzzer.
 @_spi(Fuzzing) import TagflowMarkdown
 
@@ -14,19 +14,23 @@ public func fuzzFrontMatter(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
         precondition(error.line >= 1 && error.column >= 1, "error outside the file: \(error)")
         return 0
     }
-    precondition(split.bodyFirstLine >= 1 && split.yamlFirstLine >= 1)
+    precondition(split.bodyFirstLine >= 1 && split.frontMatterFirstLine >= 1)
     precondition(text.hasSuffix(split.body), "the body is the end of the file")
-    if let yaml = split.yaml {
-        precondition(text.utf8.count >= yaml.utf8.count + split.body.utf8.count + 6, "the fences are kept out")
-        if let simple = SimpleYAML.mapping(from: yaml, firstLine: split.yamlFirstLine) {
-            let yams = try? YAMLReader.yamsMapping(from: yaml, firstLine: split.yamlFirstLine)
+    if let frontMatter = split.frontMatter {
+        precondition(
+            text.utf8.count >= frontMatter.utf8.count + split.body.utf8.count + 6, "the fences are kept out")
+        if split.format == .yaml,
+            let simple = SimpleYAML.mapping(from: frontMatter, firstLine: split.frontMatterFirstLine)
+        {
+            let yams = try? YAMLReader.yamsMapping(from: frontMatter, firstLine: split.frontMatterFirstLine)
             precondition(simple == yams, "SimpleYAML and Yams disagree")
         }
         do {
-            let mapping = try YAMLReader.mapping(from: yaml, firstLine: split.yamlFirstLine)
+            let mapping = try split.mapping()
             let lines = text.utf8.count(where: { $0 == UInt8(ascii: "\n") }) + 1
             for entry in mapping.entries {
-                precondition(entry.line >= split.yamlFirstLine && entry.line <= lines, "key line outside the file")
+                precondition(
+                    entry.line >= split.frontMatterFirstLine && entry.line <= lines, "key line outside the file")
             }
         } catch {
             precondition(error.line >= 1 && error.column >= 1, "error outside the file: \(error)")

@@ -5,8 +5,8 @@ import Testing
 @Suite struct FrontMatterSplitTests {
     @Test func splitsYAMLAndBody() throws {
         let split = try FrontMatterSplit(splitting: "---\ntitle: Hi\ntags: [a]\n---\nBody\nmore\n")
-        #expect(split.yaml == "title: Hi\ntags: [a]\n")
-        #expect(split.yamlFirstLine == 2)
+        #expect(split.frontMatter == "title: Hi\ntags: [a]\n")
+        #expect(split.frontMatterFirstLine == 2)
         #expect(split.body == "Body\nmore\n")
         #expect(split.bodyFirstLine == 5)
     }
@@ -17,7 +17,7 @@ import Testing
         for prefix in ["", "é", String(repeating: "標籤 🏷️ ", count: 40)] {
             let text = "---\ntitle: \(prefix)標籤\nsummary: café\n---\n\(prefix)本文 🏷️\nmore\n"
             let split = try FrontMatterSplit(splitting: text)
-            #expect(split.yaml == "title: \(prefix)標籤\nsummary: café\n")
+            #expect(split.frontMatter == "title: \(prefix)標籤\nsummary: café\n")
             #expect(split.body == "\(prefix)本文 🏷️\nmore\n")
             #expect(split.bodyFirstLine == 5)
         }
@@ -27,37 +27,69 @@ import Testing
 
     @Test func fileWithoutFrontMatterIsAllBody() throws {
         let split = try FrontMatterSplit(splitting: "# Title\n\ntext\n")
-        #expect(split.yaml == nil)
+        #expect(split.frontMatter == nil)
         #expect(split.body == "# Title\n\ntext\n")
         #expect(split.bodyFirstLine == 1)
     }
 
     @Test func closingFenceMayBeDotsAndHaveTrailingSpaces() throws {
-        #expect(try FrontMatterSplit(splitting: "---  \na: 1\n...\nx").yaml == "a: 1\n")
+        #expect(try FrontMatterSplit(splitting: "---  \na: 1\n...\nx").frontMatter == "a: 1\n")
         #expect(try FrontMatterSplit(splitting: "---\na: 1\n---   \nx").body == "x")
     }
 
     @Test func emptyFrontMatterAndEmptyBody() throws {
         let split = try FrontMatterSplit(splitting: "---\n---\n")
-        #expect(split.yaml == "")
+        #expect(split.frontMatter == "")
         #expect(split.body == "")
     }
 
     @Test(arguments: ["---\ntitle: x\nbody without close\n", "---", "---\n"])
     func unclosedFrontMatterIsAnErrorAtLineOne(text: String) {
-        #expect(throws: FrontMatterError(line: 1, column: 1, reason: .unclosed)) {
+        #expect(throws: FrontMatterError(line: 1, column: 1, reason: .unclosed(.yaml))) {
             try FrontMatterSplit(splitting: text)
         }
     }
 
     @Test func unclosedErrorHasAHint() {
-        let error = FrontMatterError(line: 1, column: 1, reason: .unclosed)
+        let error = FrontMatterError(line: 1, column: 1, reason: .unclosed(.yaml))
         #expect(error.hint?.contains("closing `---`") == true)
+        let toml = FrontMatterError(line: 1, column: 1, reason: .unclosed(.toml))
+        #expect(toml.hint?.contains("closing `+++`") == true)
+    }
+
+    @Test func plusFencesHoldTOML() throws {
+        let split = try FrontMatterSplit(splitting: "+++  \ntitle = \"Hi\"\n+++\nBody\n")
+        #expect(split.format == .toml)
+        #expect(split.frontMatter == "title = \"Hi\"\n")
+        #expect(split.frontMatterFirstLine == 2)
+        #expect(split.body == "Body\n")
+        #expect(split.bodyFirstLine == 4)
+    }
+
+    @Test func eachFormatClosesOnlyWithItsOwnFence() throws {
+        // `---` inside TOML is text (a TOML error later), not the end of the front matter.
+        let toml = try FrontMatterSplit(splitting: "+++\na = 1\n---\n+++\nx")
+        #expect(toml.frontMatter == "a = 1\n---\n")
+        let yaml = try FrontMatterSplit(splitting: "---\na: 1\n+++\n---\nx")
+        #expect(yaml.frontMatter == "a: 1\n+++\n")
+        #expect(yaml.format == .yaml)
+    }
+
+    @Test(arguments: ["+++\ntitle = \"x\"\nbody\n", "+++", "+++\n", "+++\na = 1\n...\n"])
+    func unclosedTOMLIsAnErrorAtLineOne(text: String) {
+        #expect(throws: FrontMatterError(line: 1, column: 1, reason: .unclosed(.toml))) {
+            try FrontMatterSplit(splitting: text)
+        }
+    }
+
+    @Test func aFileStartingWithOtherPlusSignsHasNoFrontMatter() throws {
+        #expect(try FrontMatterSplit(splitting: "++++\nx\n").frontMatter == nil)
+        #expect(try FrontMatterSplit(splitting: "+ item\n").frontMatter == nil)
     }
 
     @Test func horizontalRuleLaterInTheFileIsNotFrontMatter() throws {
         let split = try FrontMatterSplit(splitting: "Intro\n\n---\n\nmore\n")
-        #expect(split.yaml == nil)
+        #expect(split.frontMatter == nil)
     }
 
     @Test func sourceTextStripsBOMAndNormalisesLineEndings() throws {
@@ -65,7 +97,7 @@ import Testing
         let text = try #require(SourceText.decode(bytes))
         #expect(text == "---\ntitle: A\n---\nline\nnext\n")
         let split = try FrontMatterSplit(splitting: text)
-        #expect(split.yaml == "title: A\n")
+        #expect(split.frontMatter == "title: A\n")
     }
 
     /// Reading a buffer in place decodes exactly as the generic path, on every byte string of up

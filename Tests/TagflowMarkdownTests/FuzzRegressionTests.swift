@@ -25,7 +25,7 @@ import Testing
         let elapsed = try clock.measure {
             guard let text = SourceText.decode(try Self.bytes(name)) else { return }
             guard let split = try? FrontMatterSplit(splitting: text) else { return }
-            _ = try? YAMLReader.mapping(from: split.yaml ?? "", firstLine: split.yamlFirstLine)
+            _ = try? split.mapping()
         }
         #expect(elapsed < .seconds(10), "\(name) took \(elapsed)")
     }
@@ -46,7 +46,7 @@ import Testing
         let text = try #require(SourceText.decode(try Self.bytes("FuzzFrontMatter/billion-laughs.md")))
         let split = try FrontMatterSplit(splitting: text)
         #expect(throws: FrontMatterError.self) {
-            try YAMLReader.mapping(from: split.yaml ?? "", firstLine: split.yamlFirstLine)
+            try split.mapping()
         }
     }
 }

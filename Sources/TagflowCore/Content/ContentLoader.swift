@@ -233,7 +233,7 @@ struct ContentLoader: Sendable {
         }
         do {
             let split = try FrontMatterSplit(splitting: text)
-            let mapping = try YAMLReader.mapping(from: split.yaml ?? "", firstLine: split.yamlFirstLine)
+            let mapping = try split.mapping()
             var reader = FrontMatterReader(
                 path: path, text: text, mapping: mapping, timeZone: timeZone, templateNames: templateNames)
             reader.isBundleIndex = folders.contains { SiteFiles.isBundleIndex(path, under: $0.folder) }
