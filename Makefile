@@ -6,6 +6,8 @@
 #   make install DESTDIR=/tmp/pkg         # staged, for packaging
 #   make uninstall
 #   make test                             # the whole suite, as CI runs it
+#   make dist                             # dist/tagflow-VERSION-linux-ARCH.tar.gz, for a release
+#   make deb                              # dist/tagflow_VERSION_ARCH.deb (apt install ./dist/…)
 #
 # The binary carries the theme and the default metrics table and links the Swift runtime
 # statically, so it runs on a machine without Swift; it needs libcmark-gfm and GNU
@@ -34,7 +36,7 @@ LINK_FLAGS = $(if $(filter yes,$(PIE)),,$(if $(filter Linux,$(shell uname -s)),-
 
 BINARY = .build/release/tagflow
 
-.PHONY: all build install uninstall test clean
+.PHONY: all build install uninstall test dist deb clean
 
 all: build
 
@@ -55,6 +57,13 @@ uninstall:
 
 test:
 	scripts/test.sh
+
+# A release archive that runs without Swift or any library but glibc (scripts/dist.sh).
+dist:
+	scripts/dist.sh
+
+deb:
+	scripts/deb.sh
 
 clean:
 	$(SWIFT) package clean

@@ -9,8 +9,10 @@
 #   5. the format lint and the embedded-theme check,
 #   6. the library docs (DocC, warnings are errors), Examples/ChipsConsumer built and run on the
 #      library products alone, Examples/BlogPackage built through the SwiftPM plugin and a copied
-#      binary run elsewhere (scripts/test-examples.sh), and the GitHub Pages workflow checked
-#      against the CLI,
+#      binary run elsewhere (scripts/test-examples.sh), the GitHub Pages workflow checked
+#      against the CLI, the workflows and action.yml against GitHub's schemas, and the release
+#      archive and .deb (make dist, make deb) run on a bare Debian made with debootstrap
+#      (Tests/Dist/dist_check.sh; it needs root, and is skipped, and said so, without it),
 #   7. the adapters for other generators against the real Jekyll, MkDocs and Pelican (installed by
 #      scripts/install-hosts.sh; skipped, and said so, where missing),
 #   8. the browser suites against headless Chromium (skipped, and said so, when it is missing),
@@ -73,6 +75,27 @@ TAGFLOW="$PWD/.build/debug/tagflow" scripts/test-examples.sh
 
 step "publish workflow"
 python3 Tests/Docs/publish_workflow_check.py
+
+step "workflows and the action against GitHub's schemas"
+if command -v check-jsonschema >/dev/null; then
+    check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml site-example/.github/workflows/*.yml
+    check-jsonschema --builtin-schema vendor.github-actions action.yml
+elif [ -n "${CI:-}" ]; then
+    echo "error: check-jsonschema is missing (.ci/run installs it from PyPI)" >&2
+    exit 1
+else
+    echo "skipped: check-jsonschema is not installed (pip install check-jsonschema)"
+fi
+
+step "the release archive and .deb on a bare Debian"
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    TAGFLOW="$PWD/.build/debug/tagflow" Tests/Dist/dist_check.sh
+elif [ -n "${CI:-}" ]; then
+    echo "error: the release check needs root and apt-get (chroot, debootstrap)" >&2
+    exit 1
+else
+    echo "skipped: the release check needs root and apt-get (chroot, debootstrap)"
+fi
 
 export TAGFLOW="$PWD/.build/debug/tagflow"
 step "the adapters for other generators (Jekyll; Python-Markdown, MkDocs, Pelican), with the real hosts"

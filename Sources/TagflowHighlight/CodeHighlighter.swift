@@ -81,12 +81,33 @@ public final class CodeHighlighter: Sendable {
         return pool.isUsable ? pool : nil
     }
 
-    /// Where Source-highlight's definitions are: `SOURCE_HIGHLIGHT_DATADIR`, or where the library
-    /// was installed (the library decides).
+    /// Where Source-highlight's definitions are: `SOURCE_HIGHLIGHT_DATADIR`; else the copy a
+    /// release archive or .deb carries beside the executable; else where the library was
+    /// installed (the library decides).
     private static func systemFolder() -> String? {
+        if ProcessInfo.processInfo.environment["SOURCE_HIGHLIGHT_DATADIR"] == nil,
+            let bundled = bundledFolder(beside: Bundle.main.executableURL)
+        {
+            return bundled
+        }
         guard let folder = tagflow_highlight_default_data_dir() else { return nil }
         defer { free(folder) }
         return String(cString: folder)
+    }
+}
+
+extension CodeHighlighter {
+    /// The definitions a release carries: `share/tagflow/source-highlight` above `bin/tagflow`.
+    ///
+    /// `make dist` and `make deb` put them there, since the library linked into a release binary
+    /// still reads them from files. The folder counts when it holds a language map. Links to the
+    /// executable are followed, so a `tagflow` linked into `~/.local/bin` finds them too.
+    static func bundledFolder(beside executable: URL?) -> String? {
+        guard let executable = executable?.resolvingSymlinksInPath() else { return nil }
+        let folder = executable.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/tagflow/source-highlight")
+        let map = folder.appendingPathComponent("lang.map").path
+        return FileManager.default.fileExists(atPath: map) ? folder.path : nil
     }
 }
 

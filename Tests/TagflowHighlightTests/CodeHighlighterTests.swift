@@ -147,3 +147,27 @@ import Testing
             .replacingOccurrences(of: "&amp;", with: "&")
     }
 }
+
+/// A release archive's layout: `bin/tagflow` finds `share/tagflow/source-highlight` above it.
+@Suite struct BundledDefinitionsTests {
+    @Test func theFolderBesideTheExecutableIsFoundThroughALink() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tagflow-bundle-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let release = root.appendingPathComponent("tagflow-0.1.0")
+        let definitions = release.appendingPathComponent("share/tagflow/source-highlight")
+        try FileManager.default.createDirectory(at: definitions, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: release.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        let executable = release.appendingPathComponent("bin/tagflow")
+        try Data().write(to: executable)
+        // No language map yet: not a definitions folder.
+        #expect(CodeHighlighter.bundledFolder(beside: executable) == nil)
+        try Data("c = c.lang\n".utf8).write(to: definitions.appendingPathComponent("lang.map"))
+        let expected = definitions.resolvingSymlinksInPath().path
+        #expect(CodeHighlighter.bundledFolder(beside: executable) == expected)
+        let link = root.appendingPathComponent("tagflow-link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: executable)
+        #expect(CodeHighlighter.bundledFolder(beside: link) == expected)
+        #expect(CodeHighlighter.bundledFolder(beside: nil) == nil)
+    }
+}
