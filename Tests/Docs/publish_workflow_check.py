@@ -3,8 +3,8 @@
 
 - the "Publishing with GitHub Actions" block of docs/publishing.md is the file, byte for byte;
 - it is valid YAML with the parts the docs promise: push to main, Pages permissions and a
-  concurrency group, libcmark-gfm from apt, Swift 6, a .build cache keyed on Package.swift and
-  Package.resolved, a release build of tagflow, upload-pages-artifact and deploy-pages;
+  concurrency group, Tagflow set up by this repository's action (action.yml) at the release tag
+  of the current version, upload-pages-artifact and deploy-pages;
 - every `tagflow` command in it uses a subcommand and options that the built CLI's --help lists;
 - that `tagflow build` command, with a sample Pages URL, builds site-example (so --strict passes).
 
@@ -55,20 +55,20 @@ build = jobs.get("build", {})
 steps = build.get("steps", [])
 runs = "\n".join(step.get("run", "") for step in steps)
 uses = {step["uses"].split("@")[0]: step for step in steps if "uses" in step}
-container = build.get("container", "")
-container = container.get("image", "") if isinstance(container, dict) else container
-setup = uses.get("swift-actions/setup-swift", {}).get("with", {}).get("swift-version", "")
-check(re.match(r"swift:6\.", container) or str(setup).startswith("6"),
-      "Swift 6 comes neither from a swift:6.x container nor from swift-actions/setup-swift")
-check(re.search(r"apt-get install[^\n]*(\\\n[^\n]*)*libcmark-gfm-dev", runs)
-      and "libcmark-gfm-extensions-dev" in runs and "libsource-highlight-dev" in runs,
-      "libcmark-gfm-dev, libcmark-gfm-extensions-dev and libsource-highlight-dev are not installed")
 check("actions/checkout" in uses, "no actions/checkout")
-cache = uses.get("actions/cache", {}).get("with", {})
-check(".build" in cache.get("path", ""), "the cache does not hold .build")
-check("Package.swift" in cache.get("key", "") and "Package.resolved" in cache.get("key", ""),
-      "the cache key does not hash Package.swift and Package.resolved")
-check(re.search(r"swift build\b.*-c release.*--product tagflow", runs), "no release build of tagflow")
+# Tagflow comes from this repository's action, at the tag of the version the source says.
+version = re.search(r'static let current = "([^"]+)"',
+                    (ROOT / "Sources/TagflowCore/Cache/BuildCache.swift").read_text()).group(1)
+setup = [step["uses"] for step in steps if re.fullmatch(r"[\w.-]+/tagflow@[\w.-]+", step.get("uses", ""))]
+check(setup == [f"OWNER/tagflow@v{version}"],
+      f"Tagflow is not set up by OWNER/tagflow@v{version} (the action at this version's tag), got {setup}")
+action = yaml.safe_load((ROOT / "action.yml").read_text())
+check(action.get("runs", {}).get("using") == "composite" and "version" in action.get("inputs", {}),
+      "action.yml is not the composite Set up Tagflow action with a version input")
+setup_step = next((step for step in steps if step.get("uses", "") in setup), None)
+check(setup_step is not None and steps.index(setup_step) < next(
+    (i for i, step in enumerate(steps) if "tagflow " in step.get("run", "")), len(steps)),
+    "Tagflow is used before the action sets it up")
 artifact = uses.get("actions/upload-pages-artifact", {}).get("with", {}).get("path")
 check(artifact is not None, "no actions/upload-pages-artifact")
 deploy = jobs.get("deploy", {})
