@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 archive=$(scripts/dist.sh | tail -1)
 staging=".build-dist/$(basename "$archive" .tar.gz)"
-version=$(sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/TagflowCore/Cache/BuildCache.swift)
+version=$(scripts/version.sh)
 arch=$(dpkg --print-architecture)
 glibc=$(ldd --version | sed -n '1s/.* \([0-9][0-9.]*\)$/\1/p')
 root=".build-dist/deb/tagflow_${version}_$arch"

@@ -23,7 +23,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-version=$(sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/TagflowCore/Cache/BuildCache.swift)
+version=$(scripts/version.sh)
 arch=$(uname -m)
 name="tagflow-$version-linux-$arch"
 scratch=.build-dist

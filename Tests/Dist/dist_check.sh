@@ -25,7 +25,7 @@ if ! command -v debootstrap >/dev/null; then
 fi
 
 deb=$(scripts/deb.sh | tail -1)
-version=$(sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/TagflowCore/Cache/BuildCache.swift)
+version=$(scripts/version.sh)
 archive="dist/tagflow-$version-linux-$(uname -m).tar.gz"
 (cd dist && sha256sum --check --quiet "$(basename "$archive").sha256")
 

@@ -57,8 +57,8 @@ runs = "\n".join(step.get("run", "") for step in steps)
 uses = {step["uses"].split("@")[0]: step for step in steps if "uses" in step}
 check("actions/checkout" in uses, "no actions/checkout")
 # Tagflow comes from this repository's action, at the tag of the version the source says.
-version = re.search(r'static let current = "([^"]+)"',
-                    (ROOT / "Sources/TagflowCore/Cache/BuildCache.swift").read_text()).group(1)
+version = subprocess.run([str(ROOT / "scripts/version.sh")], capture_output=True, text=True,
+                         check=True).stdout.strip()
 setup = [step["uses"] for step in steps if re.fullmatch(r"[\w.-]+/tagflow@[\w.-]+", step.get("uses", ""))]
 check(setup == [f"OWNER/tagflow@v{version}"],
       f"Tagflow is not set up by OWNER/tagflow@v{version} (the action at this version's tag), got {setup}")
