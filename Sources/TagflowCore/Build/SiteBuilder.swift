@@ -450,6 +450,39 @@ public struct SiteBuilder: Sendable {
                         message: "a page cannot use the slug '\(page.slug)': the site's own pages live there",
                         hint: "set another `slug:` in its front matter")))
         }
+        return problems + aliasProblems(posts: posts, pages: pages)
+    }
+
+    /// An alias may not stand where a post, a page, another alias or the site's own pages are:
+    /// one of the two pages would be lost.
+    static func aliasProblems(posts: [Post], pages: [Page]) -> [Diagnostic] {
+        let aliased = posts.lazy.map { ($0.sourcePath, $0.aliases) } + pages.lazy.map { ($0.sourcePath, $0.aliases) }
+        guard aliased.contains(where: { !$0.1.isEmpty }) else { return [] }
+        var owners: [String: String] = [:]
+        // Each file taken so far, with what takes it, for the message.
+        for post in posts { owners[Routes.file(for: Routes.post(post.slug))] = "the page of \(post.sourcePath)" }
+        for page in pages { owners[Routes.file(for: Routes.page(page.slug))] = "the page of \(page.sourcePath)" }
+        var problems: [Diagnostic] = []
+        for (source, aliases) in aliased.sorted(by: { $0.0 < $1.0 }) {
+            for alias in aliases {
+                let file = Routes.file(for: alias)
+                let message: String
+                if PageAliases.isReserved(file: file) {
+                    message = "alias '\(alias)' is among the site's own pages (home, tags, feeds, archive, assets)"
+                } else if let owner = owners[file] {
+                    message = "alias '\(alias)' is also \(owner); both would be written to \(file)"
+                } else {
+                    owners[file] = "an alias of \(source)"
+                    continue
+                }
+                problems.append(
+                    Diagnostic(
+                        .error,
+                        TagflowError(
+                            location: SourceLocation(path: source), step: "content", message: message,
+                            hint: "remove the alias, or give the other page another address")))
+            }
+        }
         return problems
     }
 

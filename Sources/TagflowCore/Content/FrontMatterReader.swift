@@ -22,6 +22,7 @@ struct FrontMatterReader {
     /// Keys with a meaning; the rest reach templates as `params`.
     static let postKeys: Set<String> = [
         "title", "date", "updated", "tags", "draft", "slug", "summary", "description", "template", "toc",
+        "aliases",
     ]
 
     init(path: String, text: String, mapping: YAMLMapping, timeZone: TimeZone, templateNames: Set<String>) {
@@ -82,12 +83,13 @@ struct FrontMatterReader {
         let summary = excerpt ?? written ?? Self.shortened(body.firstParagraph)
         let description = string("description") ?? summary
         let template = self.template()
+        let aliases = self.aliases()
         guard let date, let slug, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
         return Post(
             sourcePath: path, title: title, date: date, updated: updated, slug: slug, tags: tags, isDraft: draft,
             summary: summary, description: description, template: template, params: params(), body: body,
             tagsLocation: mapping.entry("tags").map { SourceLocation(path: path, line: $0.line, column: $0.column) },
-            showsTableOfContents: toc)
+            showsTableOfContents: toc, aliases: aliases)
     }
 
     mutating func page(body: RenderedMarkdown) -> Page? {
@@ -95,10 +97,11 @@ struct FrontMatterReader {
         let slug = self.slug(default: baseName)
         let description = string("description") ?? string("summary") ?? Self.shortened(body.firstParagraph)
         let template = self.template()
+        let aliases = self.aliases()
         guard let slug, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
         return Page(
             sourcePath: path, title: title, slug: slug, description: description, template: template,
-            params: params(), body: body)
+            params: params(), body: body, aliases: aliases)
     }
 
     private mutating func defaultTitle() -> String {
@@ -204,6 +207,36 @@ struct FrontMatterReader {
             return []
         }
         return tags
+    }
+
+    /// The `aliases:` list (or one text), each a site path (``PageAliases/sitePath(of:)``).
+    private mutating func aliases() -> [String] {
+        guard let entry = mapping.entry("aliases") else { return [] }
+        let items: [YAMLValue]
+        switch entry.value {
+        case .null: return []
+        case .list(let list): items = list
+        case .string: items = [entry.value]
+        default:
+            error(entry, "'aliases' must be a list of addresses, not \(entry.value.kindName)")
+            return []
+        }
+        var paths: [String] = []
+        for item in items {
+            guard case .string(let text) = item else {
+                error(entry, "each alias must be text, not \(item.kindName)", hint: "write `aliases: [/old/address/]`")
+                return []
+            }
+            switch PageAliases.sitePath(of: text) {
+            case .success(let path): if !paths.contains(path) { paths.append(path) }
+            case .failure(let problem):
+                error(
+                    entry, "invalid alias '\(text)': \(problem.message)",
+                    hint: "write the old address as `/2019/05/hello.html` or `/old-name/`")
+                return []
+            }
+        }
+        return paths
     }
 
     private mutating func slug(default fallback: String) -> Slug? {

@@ -140,18 +140,29 @@ public struct Post: Sendable, Hashable {
         }
     }
 
+    /// Its old addresses (`aliases:`), as site paths (`/2019/05/03/hello.html`): each becomes a
+    /// page that sends readers here.
+    public var aliases: [String] {
+        get { storage.fields.aliases }
+        _modify {
+            makeUnique()
+            yield &storage.fields.aliases
+        }
+    }
+
     /// Creates a post.
     public init(
         sourcePath: String, title: String, date: ContentDate, updated: ContentDate?, slug: Slug, tags: [String],
         isDraft: Bool, summary: String, description: String, template: String?, params: YAMLMapping,
-        body: RenderedMarkdown, tagsLocation: SourceLocation? = nil, showsTableOfContents: Bool? = nil
+        body: RenderedMarkdown, tagsLocation: SourceLocation? = nil, showsTableOfContents: Bool? = nil,
+        aliases: [String] = []
     ) {
         storage = Storage(
             Fields(
                 sourcePath: sourcePath, title: title, date: date, updated: updated, slug: slug, tags: tags,
                 isDraft: isDraft, summary: summary, description: description, template: template, params: params,
                 body: body, tagKeys: tags.map(TagKey.init), tagsLocation: tagsLocation,
-                showsTableOfContents: showsTableOfContents))
+                showsTableOfContents: showsTableOfContents, aliases: aliases))
     }
 
     public static func == (lhs: Post, rhs: Post) -> Bool {
@@ -182,6 +193,7 @@ public struct Post: Sendable, Hashable {
         var tagKeys: [TagKey]
         var tagsLocation: SourceLocation?
         var showsTableOfContents: Bool?
+        var aliases: [String]
         var isScheduled = false
     }
 
@@ -211,4 +223,6 @@ public struct Page: Sendable, Hashable {
     public var params: YAMLMapping
     /// The rendered body.
     public var body: RenderedMarkdown
+    /// Its old addresses (`aliases:`), as site paths; each becomes a page that sends readers here.
+    public var aliases: [String] = []
 }

@@ -160,6 +160,7 @@ extension SiteRenderer {
         case .feed: return "feed.xml"
         case .tagFeed(let index): return Routes.file(for: Routes.tagFeed(site.taxonomy.tags[index].slug))
         case .tagRedirect(let index): return Routes.file(for: Routes.tag(aliasRedirects[index].slug))
+        case .pageRedirect(let index): return Routes.file(for: pageRedirects[index].path)
         case .sitemap: return "sitemap.xml"
         }
     }
@@ -245,6 +246,12 @@ extension SiteRenderer {
             add(11)
             digest.update(aliasRedirects[index].slug.rawValue)
             digest.update(keys.tagLinks[aliasRedirects[index].tag])
+        case .pageRedirect(let index):
+            add(12)
+            let destination = destination(of: pageRedirects[index].target)
+            digest.update(pageRedirects[index].path)
+            digest.update(destination.path)
+            digest.update(destination.title)
         case .sitemap:
             add(8)
             // Each tag's URL, not its count: a tag added to a post does not change the sitemap.

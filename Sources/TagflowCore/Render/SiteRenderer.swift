@@ -95,6 +95,9 @@ struct SiteRenderer: Sendable {
     /// The pages at the addresses of tag aliases (`/tags/golang/`), each sending readers to the
     /// tag its alias names: the slug, and the tag's index in the taxonomy.
     private(set) var aliasRedirects: [(slug: Slug, tag: Int)] = []
+    /// The pages at the old addresses of posts and pages (their `aliases:`), each sending readers
+    /// on: the site path, and the post or page.
+    let pageRedirects: [(path: String, target: RedirectTarget)]
     /// Each post's related posts (``RelatedPosts``), best first; made by ``prepared(digests:reusing:)``.
     private(set) var relatedPosts: [[Int]] = []
     /// What each page is made from, when prepared with content digests.
@@ -121,6 +124,7 @@ struct SiteRenderer: Sendable {
         self.tagCountReads = tagCountReads
         self.tagLinks = Self.tagLinks(of: site, routes: routes)
         self.aliasRedirects = Self.aliasRedirects(of: site)
+        self.pageRedirects = Self.pageRedirects(of: site)
         self.siteContext = Self.makeSiteContext(site: site, hooks: hooks, routes: routes)
         self.fileLinks = FileLinks(site: site, routes: routes)
         self.postTagContexts = Self.postTagContexts(tagLinks, reads: tagCountReads)
@@ -171,6 +175,35 @@ struct SiteRenderer: Sendable {
             redirects.append((slug, tag))
         }
         return redirects
+    }
+
+    /// What an old address sends readers to.
+    enum RedirectTarget: Sendable {
+        case post(Int)
+        case page(Int)
+    }
+
+    /// A redirect for each alias of a published post or page.
+    ///
+    /// Aliases that would overwrite a page are errors before rendering (``SiteBuilder/aliasProblems(posts:pages:)``), and posts keep
+    /// their aliases when edited in place, so this is made once.
+    private static func pageRedirects(of site: Site) -> [(path: String, target: RedirectTarget)] {
+        var redirects: [(path: String, target: RedirectTarget)] = []
+        for (index, post) in site.posts.enumerated() where !post.aliases.isEmpty {
+            redirects += post.aliases.map { ($0, .post(index)) }
+        }
+        for (index, page) in site.pages.enumerated() where !page.aliases.isEmpty {
+            redirects += page.aliases.map { ($0, .page(index)) }
+        }
+        return redirects
+    }
+
+    /// The site path and title of a redirect's post or page.
+    func destination(of target: RedirectTarget) -> (path: String, title: String) {
+        switch target {
+        case .post(let index): (Routes.post(site.posts[index].slug), site.posts[index].title)
+        case .page(let index): (Routes.page(site.pages[index].slug), site.pages[index].title)
+        }
     }
 
     private static func tagLinks(of site: Site, routes: Routes) -> [TagLink] {
@@ -232,6 +265,8 @@ struct SiteRenderer: Sendable {
         case tagFeed(Int)
         /// The page at a tag alias's address (an index into ``aliasRedirects``).
         case tagRedirect(Int)
+        /// The page at an old address of a post or page (an index into ``pageRedirects``).
+        case pageRedirect(Int)
         case notFound
         case feed
         case sitemap
@@ -251,6 +286,7 @@ struct SiteRenderer: Sendable {
             jobs.append(.tagFeed(index))
         }
         jobs += aliasRedirects.indices.map(Job.tagRedirect)
+        jobs += pageRedirects.indices.map(Job.pageRedirect)
         jobs.append(.notFound)
         return jobs
     }
@@ -509,6 +545,7 @@ struct SiteRenderer: Sendable {
         case .feed: Routes.feed
         case .tagFeed(let index): Routes.tagFeed(site.taxonomy.tags[index].slug)
         case .tagRedirect(let index): Routes.tag(aliasRedirects[index].slug)
+        case .pageRedirect(let index): pageRedirects[index].path
         case .sitemap: Routes.sitemap
         }
     }
@@ -607,7 +644,14 @@ struct SiteRenderer: Sendable {
             return (page(path(of: job), "atom", tagFeedContext(index)), [])
         case .tagRedirect(let index):
             let path = self.path(of: job)
-            return (OutputFile(path: Routes.file(for: path), text: redirectPage(to: aliasRedirects[index].tag)), [])
+            let tag = aliasRedirects[index].tag
+            let page = redirectPage(
+                to: Routes.tag(site.taxonomy.tags[tag].slug), title: tagLinks[tag].name, saying: "This tag is now")
+            return (OutputFile(path: Routes.file(for: path), text: page), [])
+        case .pageRedirect(let index):
+            let destination = destination(of: pageRedirects[index].target)
+            let page = redirectPage(to: destination.path, title: destination.title, saying: "This page is now at")
+            return (OutputFile(path: Routes.file(for: pageRedirects[index].path), text: page), [])
         case .sitemap:
             return (page(Routes.sitemap, "sitemap", sitemapContext()), [])
         }
@@ -862,13 +906,12 @@ struct SiteRenderer: Sendable {
         ]
     }
 
-    /// A page that sends the reader on to a tag's page: a refresh for browsers, a canonical link
-    /// for search engines, and a plain link for the rest; no script.
-    private func redirectPage(to tag: Int) -> String {
-        let link = tagLinks[tag]
-        let url = HTMLEscaping.escaped(link.url)
-        let permalink = HTMLEscaping.escaped(routes.permalink(Routes.tag(site.taxonomy.tags[tag].slug)))
-        let name = HTMLEscaping.escaped(link.name)
+    /// A page that sends the reader on to another (a tag's, a post's): a refresh for browsers, a
+    /// canonical link for search engines, and a plain link for the rest; no script.
+    private func redirectPage(to path: String, title: String, saying sentence: String) -> String {
+        let url = HTMLEscaping.escaped(routes.url(path))
+        let permalink = HTMLEscaping.escaped(routes.permalink(path))
+        let name = HTMLEscaping.escaped(title)
         return """
             <!doctype html>
             <html lang="\(HTMLEscaping.escaped(site.config.language))">
@@ -880,7 +923,7 @@ struct SiteRenderer: Sendable {
             <meta http-equiv="refresh" content="0; url=\(url)">
             </head>
             <body>
-            <p>This tag is now <a href="\(url)">\(name)</a>.</p>
+            <p>\(sentence) <a href="\(url)">\(name)</a>.</p>
             </body>
             </html>
 

@@ -23,6 +23,7 @@ import Testing
             var body: String
             var draft = false
             var slug: String?
+            var aliases: [String] = []
         }
 
         static let tagPool = ["Swift", "swift", "C", "C++", "C#", "async", "async/await", "Layout", "CSS", "日本語"]
@@ -67,6 +68,7 @@ import Testing
             front += "tags: [\(post.tags.map { "'\($0)'" }.joined(separator: ", "))]\n"
             if post.draft { front += "draft: true\n" }
             if let slug = post.slug { front += "slug: \(slug)\n" }
+            if !post.aliases.isEmpty { front += "aliases: [\(post.aliases.joined(separator: ", "))]\n" }
             try write(path, "---\n\(front)---\n\(post.body)\n")
         }
 
@@ -143,8 +145,8 @@ import Testing
             var changed: Set<String> = [path]
             let kind = [
                 "body", "title", "date", "add tag", "drop tag", "respell tag", "new post", "delete post",
-                "draft", "slug", "page", "new page",
-            ][step % 12]
+                "draft", "slug", "page", "new page", "alias",
+            ][step % 13]
             switch kind {
             case "body": post.body += " More \(step)."
             case "title": post.title = "Retitled \(step)"
@@ -154,6 +156,7 @@ import Testing
             case "respell tag": post.tags = post.tags.map { $0.uppercased() }
             case "draft": post.draft.toggle()
             case "slug": post.slug = "moved-\(step)"
+            case "alias": post.aliases.append("/old/\(step).html")
             default: break
             }
             switch kind {
