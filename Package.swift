@@ -117,6 +117,10 @@ var targets: [Target] = [
         ],
         swiftSettings: swiftSettings
     ),
+    .target(name: "TagflowImport", dependencies: ["TagflowCore", "TagflowMarkdown"], swiftSettings: swiftSettings),
+    .testTarget(
+        name: "TagflowImportTests", dependencies: ["TagflowImport", "TagflowCore", "TagflowTesting"],
+        swiftSettings: swiftSettings),
     .target(
         name: "TagflowServer",
         dependencies: [
@@ -143,6 +147,7 @@ var targets: [Target] = [
             "TagflowChips",
             "TagflowEnhance",
             "TagflowHTML",
+            "TagflowImport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ],

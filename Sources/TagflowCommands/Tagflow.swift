@@ -11,7 +11,7 @@ public struct Tagflow: AsyncParsableCommand {
         version: TagflowVersion.current,
         subcommands: [
             BuildCommand.self, CheckCommand.self, ServeCommand.self, NewCommand.self, LayoutCommand.self,
-            MetricsCommand.self, MeasureCommand.self, ChipsCommand.self, EnhanceCommand.self,
+            MetricsCommand.self, MeasureCommand.self, ChipsCommand.self, EnhanceCommand.self, ImportCommand.self,
         ],
         defaultSubcommand: nil
     )

@@ -49,6 +49,14 @@ public struct YAMLMapping: Sendable, Hashable {
         public var line: Int
         /// Column of the key (1-based).
         public var column: Int
+
+        /// Creates an entry.
+        public init(key: String, value: YAMLValue, line: Int, column: Int) {
+            self.key = key
+            self.value = value
+            self.line = line
+            self.column = column
+        }
     }
 
     /// The entries, in file order.
