@@ -76,7 +76,8 @@ struct HugoReader {
             let relative = String(path.dropFirst(contentFolder.count + 1))
             let sections = relative.split(separator: "/").dropLast(bundleFolder == nil ? 1 : 2).map(String.init)
             let isPost = sections.first.map(mainSections.contains) ?? false
-            let inner = isPost ? sections.dropFirst().joined(separator: "/") : ""
+            // Sections stay folders, so two sections' pages of one name stay two files.
+            let inner = (isPost ? Array(sections.dropFirst()) : sections).joined(separator: "/")
             let leaf =
                 bundleFolder.map { SitePaths.fileName(of: $0) + "/" + SitePaths.fileName(of: path) }
                 ?? SitePaths.fileName(of: path)

@@ -139,8 +139,10 @@ struct JekyllReader {
                 ImportNote(path: path, message: "not imported: Jekyll publishes only posts named YYYY-MM-DD-title"))
             return nil
         }
+        // A folder's posts (`news/_posts/…`) keep their folder: two folders may hold one name.
+        let folder = folderCategories.isEmpty ? "" : folderCategories.joined(separator: "/") + "/"
         var document = ImportedDocument(
-            sourcePath: path, kind: .post, destination: "posts/" + inner,
+            sourcePath: path, kind: .post, destination: "posts/" + folder + inner,
             frontMatter: parsed.mapping.entries.map { ($0.key, $0.value) }, body: parsed.body,
             bodyFirstLine: parsed.bodyFirstLine)
         let titlePart = fileDate == nil ? name : String(name.dropFirst(11))

@@ -74,8 +74,20 @@ public struct SiteImporter: Sendable {
     static func settleAddresses(_ plan: inout ImportPlan, report: inout ImportReport) {
         var taken: [String: String] = [:]  // output file → source path
         var newPaths: [String] = []
+        var destinations = Set<String>()
         for index in plan.documents.indices {
             var document = plan.documents[index]
+            // Two files for one place (`blog.md` beside `blog/index.md` in Jekyll): the second gets a number.
+            if !destinations.insert(document.destination.lowercased()).inserted {
+                let stem = HugoShortcodes.withoutExtension(document.destination)
+                let suffix = String(document.destination.dropFirst(stem.count))
+                var number = 2
+                while destinations.contains("\(stem)-\(number)\(suffix)".lowercased()) { number += 1 }
+                document.destination = "\(stem)-\(number)\(suffix)"
+                destinations.insert(document.destination.lowercased())
+                plan.note(
+                    document.sourcePath, nil, "written as \(document.destination): another file goes where it would")
+            }
             var slug = document["slug"]?.scalarText
             if let given = slug, !ContentAddress.isValidSlug(given) {
                 plan.note(
