@@ -11,7 +11,10 @@ import Testing
     @Test func readmeDocumentsEveryConfigKey() throws {
         let text = try String(contentsOf: Self.readme, encoding: .utf8)
         let section = try #require(text.range(of: "## Configuration reference"))
-        let rows = text[section.upperBound...].split(separator: "\n").filter { $0.hasPrefix("| `") }
+        // One table: a blank line inside it would end it there, and Markdown would show the rest as text.
+        let lines = text[section.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
+        let table = lines.drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
+        let rows = table.filter { $0.hasPrefix("| `") }
         let documented = Set(rows.compactMap { row in row.dropFirst(3).split(separator: "`").first.map(String.init) })
         #expect(documented == Set(SiteConfig.knownKeys), "docs/configuration.md rows vs SiteConfig.knownKeys")
     }
