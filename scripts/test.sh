@@ -14,7 +14,8 @@
 #      archive and .deb (make dist, make deb) run on a bare Debian made with debootstrap
 #      (Tests/Dist/dist_check.sh; it needs root, and is skipped, and said so, without it),
 #   7. the adapters for other generators against the real Jekyll, MkDocs and Pelican (installed by
-#      scripts/install-hosts.sh; skipped, and said so, where missing),
+#      scripts/install-hosts.sh; skipped, and said so, where missing), and `tagflow import` on
+#      sites made and built by the real Hugo and Jekyll (Tests/Import/import_check.py),
 #   8. the browser suites against headless Chromium (skipped, and said so, when it is missing),
 #      the integrations suite among them: sites built by the real hosts, then `tagflow enhance`.
 set -euo pipefail
@@ -102,6 +103,9 @@ step "the adapters for other generators (Jekyll; Python-Markdown, MkDocs, Pelica
 # Each skips, and says so, where its host is missing; with CI set a missing host fails.
 ruby Integrations/jekyll/test/test_tagflow.rb
 python3 scripts/run-unittests.py Integrations/python/tests
+
+step "tagflow import, on sites made and built by the real Hugo and Jekyll"
+python3 Tests/Import/import_check.py
 
 step "browser suites"
 for suite in Tests/Browser/*_conformance.py Tests/Browser/*_accuracy.py Tests/Browser/*_browser.py; do

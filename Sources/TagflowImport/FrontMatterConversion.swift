@@ -13,6 +13,21 @@ enum FrontMatterConversion {
         return (text, date)
     }
 
+    /// The offset from UTC a date is written with (`+01:00`, `-0500`, `Z`), in seconds; `nil` for a
+    /// date written without one.
+    static func writtenOffset(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        // Only after a time: `2024-03-05` has dashes but no offset.
+        guard let time = trimmed.firstIndex(where: { $0 == "T" || $0 == "t" || $0 == " " }) else { return nil }
+        let rest = trimmed[time...]
+        if rest.hasSuffix("Z") || rest.hasSuffix("z") { return 0 }
+        guard let sign = rest.lastIndex(where: { $0 == "+" || $0 == "-" }) else { return nil }
+        let digits = rest[rest.index(after: sign)...].filter(\.isNumber)
+        guard digits.count == 4 || digits.count == 2, let value = Int(digits) else { return nil }
+        let seconds = digits.count == 4 ? (value / 100) * 3600 + (value % 100) * 60 : value * 3600
+        return rest[sign] == "-" ? -seconds : seconds
+    }
+
     /// A date as Tagflow writes one, in the site's zone (`2024-03-05T10:00:00+01:00`).
     static func text(of date: Date, timeZone: TimeZone) -> String {
         ContentDate(secondsSince1970: Int64(date.timeIntervalSince1970)).rfc3339(in: timeZone)

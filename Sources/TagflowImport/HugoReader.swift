@@ -95,6 +95,7 @@ struct HugoReader {
             convertFrontMatter(&document, sections: sections, config: config, timeZone: timeZone, notes: &plan.notes)
             documents.append(document)
         }
+        if config["timeZone"] == nil { displayZone(of: documents, into: &plan) }
         // Links between documents by the paths Hugo's ref shortcode takes.
         let shortcodes = HugoShortcodes(documents: documents, contentFolder: contentFolder)
         for index in documents.indices {
@@ -178,6 +179,33 @@ struct HugoReader {
             "markdown.smart_punctuation", .bool(true),
             "Hugo's Markdown (Goldmark) writes typographic quotes and dashes.")
         add("markdown.unsafe", .bool(unsafe))
+    }
+
+    /// Without a `timeZone`, the zone of the offset most posts are written with (`Etc/GMT+5` for
+    /// -05:00).
+    ///
+    /// Hugo shows each date at the offset it is written with; Tagflow shows every date in the
+    /// site's zone. This zone makes most posts show the day they showed before.
+    private func displayZone(of documents: [ImportedDocument], into plan: inout ImportPlan) {
+        var counts: [Int: Int] = [:]
+        for document in documents where document.kind == .post {
+            if let offset = document["date"]?.scalarText.flatMap(FrontMatterConversion.writtenOffset) {
+                counts[offset, default: 0] += 1
+            }
+        }
+        guard let (offset, _) = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }), offset != 0,
+            offset % 3600 == 0
+        else { return }
+        // The tz database's Etc zones count the other way: Etc/GMT+5 is five hours behind UTC.
+        let hours = -offset / 3600
+        let name = "Etc/GMT" + (hours > 0 ? "+\(hours)" : "\(hours)")
+        let index = plan.settings.firstIndex { $0.key.hasPrefix("markdown.") } ?? plan.settings.endIndex
+        plan.settings.insert(
+            (
+                "timezone", .string(name),
+                "Most posts' dates are written at UTC\(offset > 0 ? "+" : "-")\(abs(offset / 3600)): dates show in that zone."
+            ),
+            at: index)
     }
 
     /// The sections that hold posts: `params.mainSections`, or as Hugo chooses, the section with
@@ -285,8 +313,12 @@ struct HugoReader {
         let title = document["title"]?.scalarText ?? ""
         let ugly = config["uglyURLs"] == .bool(true) || config["uglyurls"] == .bool(true)
         if let section = sections.first, let pattern = permalinkPattern(for: section, config: config) {
-            let date = document["date"]?.scalarText.flatMap { ContentDate.parse($0, timeZone: timeZone) }
-            let fields = date?.components(in: timeZone)
+            // Hugo takes the year, month and day in the offset the date is written with.
+            let text = document["date"]?.scalarText
+            let date = text.flatMap { ContentDate.parse($0, timeZone: timeZone) }
+            let zone =
+                text.flatMap(FrontMatterConversion.writtenOffset).flatMap(TimeZone.init(secondsFromGMT:)) ?? timeZone
+            let fields = date?.components(in: zone)
             var unknown: [String] = []
             let path = HugoPermalink.expand(pattern) { token in
                 switch token {
@@ -334,16 +366,33 @@ struct HugoReader {
 
     static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
-    /// A path segment as Hugo makes one from a name: spaces become `-`, characters a path cannot
-    /// hold are dropped, and it is lowercased unless `disablePathToLower` is set.
+    /// A path segment as Hugo makes one from a name (its `UnicodeSanitize`): letters, digits and
+    /// `._-~+#@` are kept, a run of white space (with whatever is dropped inside it) becomes one
+    /// `-` before the next kept character, the rest is dropped; lowercased unless
+    /// `disablePathToLower` is set.
     static func urlized(_ text: String, config: YAMLMapping) -> String {
         let lower = config["disablePathToLower"] != .bool(true)
         var result = ""
-        for character in text.trimmingCharacters(in: .whitespaces) {
-            if character.isWhitespace {
-                result += "-"
-            } else if character.isLetter || character.isNumber || "._-~+".contains(character) {
-                result.append(character)
+        var afterSpace = false
+        let scalars = Array(text.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            let properties = scalar.properties
+            var kept =
+                "._-~+#@/\\".unicodeScalars.contains(scalar) || properties.isAlphabetic
+                || properties.numericType == .decimal || properties.generalCategory == .nonspacingMark
+                || properties.generalCategory == .spacingMark
+            // A percent escape (`%2F`) stays as it is.
+            if scalar == "%", index + 2 < scalars.count, scalars[index + 1].properties.isASCIIHexDigit,
+                scalars[index + 2].properties.isASCIIHexDigit
+            {
+                kept = true
+            }
+            if kept {
+                if afterSpace { result += "-" }
+                afterSpace = false
+                result.unicodeScalars.append(scalar)
+            } else if properties.isWhitespace {
+                afterSpace = true
             }
         }
         return lower ? result.lowercased() : result

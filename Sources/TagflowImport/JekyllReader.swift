@@ -178,9 +178,17 @@ struct JekyllReader {
         if draft || document["published"] == .bool(false) { document["draft"] = .bool(true) }
         document["published"] = nil
         // Tags and categories: lists, or words separated by spaces.
-        let tags = FrontMatterConversion.names(document["tags"] ?? document["tag"], splitOnSpaces: true)
-        let categories = FrontMatterConversion.names(
-            document["categories"] ?? document["category"], splitOnSpaces: true)
+        // `tags:` and `categories:` split text at spaces; a singular `tag:` or `category:` is one name.
+        let tags =
+            document["tags"] != nil
+            ? FrontMatterConversion.names(document["tags"], splitOnSpaces: true)
+            : FrontMatterConversion.names(document["tag"], splitOnSpaces: false)
+        let written =
+            document["categories"] != nil
+            ? FrontMatterConversion.names(document["categories"], splitOnSpaces: true)
+            : FrontMatterConversion.names(document["category"], splitOnSpaces: false)
+        // The folders above `_posts` are categories too, first, each name once (as Jekyll merges them).
+        let categories = FrontMatterConversion.merged(folderCategories, written)
         document["tag"] = nil
         document["category"] = nil
         if options.categoriesAsTags {
@@ -199,10 +207,18 @@ struct JekyllReader {
         if !draft, let date {
             let pattern = document["permalink"]?.scalarText ?? Self.postPattern(style)
             let slug = document["slug"]?.scalarText
+            var lowered: [String] = []
+            for category in categories.map({ $0.lowercased() }) where !lowered.contains(category) {
+                lowered.append(category)
+            }
             document.oldPath = Self.expand(
                 pattern, date: date, timeZone: timeZone,
-                title: slug ?? titlePart, slug: FrontMatterConversion.slugified(slug ?? titlePart),
-                categories: (folderCategories + categories).map { $0.lowercased() })
+                title: slug.map(Self.prettySlug) ?? titlePart, slug: FrontMatterConversion.slugified(slug ?? titlePart),
+                categories: lowered)
+        }
+        // Jekyll's `slug:` is any text it makes a URL segment of; Tagflow's is the segment.
+        if let slug = document["slug"]?.scalarText, !ContentAddress.isValidSlug(slug) {
+            document["slug"] = .string(FrontMatterConversion.slugified(slug))
         }
         document["permalink"] = nil
         common(&document, notes: &notes)
@@ -263,6 +279,23 @@ struct JekyllReader {
             }
         }
         FrontMatterConversion.checkTypes(&document, notes: &notes)
+    }
+
+    /// A `slug:` as Jekyll's `:title` writes it (`slugify` in its "pretty" mode, case kept):
+    /// runs of characters other than letters, digits and `._~!$&'()+,;=@` become `-`.
+    static func prettySlug(_ text: String) -> String {
+        var result = ""
+        var pendingDash = false
+        for character in text {
+            if character.isLetter || character.isNumber || "._~!$&'()+,;=@".contains(character) {
+                if pendingDash && !result.isEmpty { result += "-" }
+                pendingDash = false
+                result.append(character)
+            } else {
+                pendingDash = true
+            }
+        }
+        return result
     }
 
     /// Jekyll's named permalink styles, for posts.

@@ -368,3 +368,93 @@ import Testing
         #expect(HugoShortcodes.fence("a ``` b\n", language: "md", options: "") == "````md\na ``` b\n````")
     }
 }
+
+extension SiteImporterTests {
+    @Test(arguments: [
+        ("Swift & Rust: a comparison", "swift-rust-a-comparison"),
+        ("Hello,   World!", "hello-world"),
+        ("C++ tips #3", "c++-tips-#3"),
+        ("Café au lait", "café-au-lait"),
+        ("100%25 sure", "100%25-sure"),
+    ])
+    func hugoMakesPathSegmentsFromTitlesByItsRules(title: String, segment: String) {
+        #expect(HugoReader.urlized(title, config: YAMLMapping()) == segment)
+    }
+
+    @Test(
+        arguments: [
+            ("2024-03-05T09:30:00+01:00", 3600), ("2024-03-05 23:30:00 -0800", -28_800), ("2024-03-05T09:30:00Z", 0),
+            ("2024-03-05", nil), ("2024-03-05T09:30:00", nil), ("2024-03-05 09:30:00 +0530", 19_800),
+        ] as [(String, Int?)])
+    func theOffsetADateIsWrittenWithIsRead(text: String, offset: Int?) {
+        #expect(FrontMatterConversion.writtenOffset(text) == offset)
+    }
+
+    /// Hugo shows a date at its own offset and takes `:year`, `:month` and `:day` there; Tagflow
+    /// shows dates in one zone, the one most posts are written in.
+    @Test func hugoDatesKeepTheirDayAndAddress() async throws {
+        let fixture = try SiteFixture(
+            """
+            -- hugo.toml --
+            title = 'Late'
+            [permalinks]
+              posts = '/:year/:month/:day/:slug/'
+            -- content/posts/late.md --
+            +++
+            title = 'Late'
+            date = 2024-03-31T23:30:00-05:00
+            +++
+            L.
+            -- content/posts/early.md --
+            +++
+            title = 'Early'
+            date = 2024-04-02T08:00:00-05:00
+            +++
+            E.
+            -- content/posts/utc.md --
+            +++
+            title = 'Elsewhere'
+            date = 2024-04-03T01:00:00Z
+            +++
+            U.
+            """)
+        defer { fixture.remove() }
+        let (_, site, _) = try await Self.imported(fixture, .hugo)
+        #expect(try Self.frontMatter(site, "posts/late.md")["aliases"] == .list([.string("/2024/03/31/late/")]))
+        let config = try YAMLReader.mapping(
+            from: String(contentsOf: site.appendingPathComponent("site.yml"), encoding: .utf8))
+        #expect(config["timezone"] == .string("Etc/GMT+5"))
+        #expect(try fixture.output("posts/late/index.html").contains(#"datetime="2024-03-31T23:30:00-05:00""#))
+    }
+
+    @Test func jekyllCategoriesAreMergedAsJekyllMergesThem() async throws {
+        let fixture = try SiteFixture(
+            """
+            -- _config.yml --
+            title: C
+            -- news/_posts/2024-02-05-update.md --
+            ---
+            title: Update
+            category: News
+            ---
+            U.
+            -- _posts/2024-02-10-singular.md --
+            ---
+            title: Singular
+            category: Web Development
+            slug: My Slug
+            ---
+            S.
+            """)
+        defer { fixture.remove() }
+        let (_, site, _) = try await Self.imported(fixture, .jekyll, options: ImportOptions(categoriesAsTags: true))
+        let update = try Self.frontMatter(site, "posts/news/2024-02-05-update.md")
+        #expect(update["aliases"] == .list([.string("/news/2024/02/05/update.html")]))
+        #expect(update["tags"] == .list([.string("news")]))
+        let singular = try Self.frontMatter(site, "posts/2024-02-10-singular.md")
+        #expect(singular["aliases"] == .list([.string("/web%20development/2024/02/10/My-Slug.html")]))
+        #expect(singular["tags"] == .list([.string("Web Development")]))
+        #expect(singular["slug"] == .string("my-slug"))
+        #expect(try Self.redirectTarget(fixture, "web development/2024/02/10/My-Slug.html") == "/posts/my-slug/")
+    }
+}

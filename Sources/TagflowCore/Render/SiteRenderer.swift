@@ -552,6 +552,27 @@ struct SiteRenderer: Sendable {
 
     func render(_ job: Job) -> (file: OutputFile, diagnostics: [Diagnostic]) {
         switch job {
+        case .tagRedirect(let index):
+            let path = self.path(of: job)
+            let tag = aliasRedirects[index].tag
+            let page = redirectPage(
+                to: Routes.tag(site.taxonomy.tags[tag].slug), title: tagLinks[tag].name, saying: "This tag is now")
+            return (OutputFile(path: Routes.file(for: path), text: page), [])
+        case .pageRedirect(let index):
+            let destination = destination(of: pageRedirects[index].target)
+            let page = redirectPage(to: destination.path, title: destination.title, saying: "This page is now at")
+            return (OutputFile(path: Routes.file(for: pageRedirects[index].path), text: page), [])
+        default:
+            guard let made = templateContext(of: job) else { preconditionFailure("every other job has a template") }
+            return (page(path(of: job), made.template, made.context), made.diagnostics)
+        }
+    }
+
+    /// The template a job's page is rendered with and the values it gets (`nil` for the redirect
+    /// pages, written without a template), with the diagnostics of rendering its Markdown.
+    func templateContext(of job: Job) -> (template: String, context: TemplateObject, diagnostics: [Diagnostic])? {
+        switch job {
+        case .tagRedirect, .pageRedirect: return nil
         case .home(let pagination):
             let path = self.path(of: job)
             var context = base(path: path, title: site.config.title, description: site.config.description)
@@ -564,7 +585,7 @@ struct SiteRenderer: Sendable {
             {
                 context["cloud_html"] = .text(html)
             }
-            return (page(path, "home", context), [])
+            return ("home", context, [])
         case .post(let index):
             let post = site.posts[index]
             let path = self.path(of: job)
@@ -589,7 +610,7 @@ struct SiteRenderer: Sendable {
             if index + 1 < site.posts.count { details["older"] = .shared(listed(index + 1)) }
             details["params"] = Self.templateValue(.map(post.params))
             context["post"] = .object(details)
-            return (page(path, post.template ?? "post", context), diagnostics)
+            return (post.template ?? "post", context, diagnostics)
         case .page(let index):
             let item = site.pages[index]
             let path = self.path(of: job)
@@ -600,7 +621,7 @@ struct SiteRenderer: Sendable {
                 details["params"] = Self.templateValue(.map(item.params))
                 context["page"] = .object(details)
             }
-            return (page(path, item.template ?? "page", context), diagnostics)
+            return (item.template ?? "page", context, diagnostics)
         case .tags:
             var context = base(path: Routes.tags, title: "Tags", description: "Every tag of \(site.config.title)")
             let links = tagLinks
@@ -610,7 +631,7 @@ struct SiteRenderer: Sendable {
             if let html = cloudHTML ?? hooks.tagListRenderer?.html(for: links, role: .cloud) {
                 context["cloud_html"] = .text(html)
             }
-            return (page(Routes.tags, "tags", context), [])
+            return ("tags", context, [])
         case .tag(let index, let pagination):
             let tag = site.taxonomy.tags[index]
             let firstPage = Routes.tag(tag.slug)
@@ -629,31 +650,21 @@ struct SiteRenderer: Sendable {
             {
                 context["related_html"] = .text(html)
             }
-            return (page(path, "tag", context), [])
+            return ("tag", context, [])
         case .archive:
             var context = base(
                 path: Routes.archive, title: "Archive", description: "Every post of \(site.config.title)")
             context["archive"] = .object(archiveContext())
-            return (page(Routes.archive, "archive", context), [])
+            return ("archive", context, [])
         case .notFound:
             let context = base(path: Routes.notFound, title: "Page not found", description: "")
-            return (page(Routes.notFound, "404", context), [])
+            return ("404", context, [])
         case .feed:
-            return (page(Routes.feed, "atom", feedContext()), [])
+            return ("atom", feedContext(), [])
         case .tagFeed(let index):
-            return (page(path(of: job), "atom", tagFeedContext(index)), [])
-        case .tagRedirect(let index):
-            let path = self.path(of: job)
-            let tag = aliasRedirects[index].tag
-            let page = redirectPage(
-                to: Routes.tag(site.taxonomy.tags[tag].slug), title: tagLinks[tag].name, saying: "This tag is now")
-            return (OutputFile(path: Routes.file(for: path), text: page), [])
-        case .pageRedirect(let index):
-            let destination = destination(of: pageRedirects[index].target)
-            let page = redirectPage(to: destination.path, title: destination.title, saying: "This page is now at")
-            return (OutputFile(path: Routes.file(for: pageRedirects[index].path), text: page), [])
+            return ("atom", tagFeedContext(index), [])
         case .sitemap:
-            return (page(Routes.sitemap, "sitemap", sitemapContext()), [])
+            return ("sitemap", sitemapContext(), [])
         }
     }
 
