@@ -106,6 +106,9 @@ struct TemplateObject: Sendable, ExpressibleByDictionaryLiteral {
     /// How many names it holds.
     var count: Int { entries.count }
 
+    /// The names, in the order they were set.
+    var names: [String] { entries.map(\.name) }
+
     /// The names and values as swift-mustache takes them.
     var any: [String: Any] {
         var dictionary: [String: Any] = [:]
