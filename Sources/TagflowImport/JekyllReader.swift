@@ -32,7 +32,11 @@ struct JekyllReader {
             throw ImportError("\(files.root.path) has no _config.yml and no _posts/ folder: is it a Jekyll site?")
         }
         let timeZone = FrontMatterConversion.timeZone(config["timezone"]?.scalarText)
-        let excludes = Self.defaultExcludes.union(FrontMatterConversion.names(config["exclude"], splitOnSpaces: false))
+        // `exclude: [vendor/, docs]`: entries are paths from the site's folder, with or without a slash.
+        let excludes = Self.defaultExcludes.union(
+            FrontMatterConversion.names(config["exclude"], splitOnSpaces: false).map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            })
         let includes = Set(FrontMatterConversion.names(config["include"], splitOnSpaces: false))
         let extensions =
             FrontMatterConversion.names(config["markdown_ext"], splitOnSpaces: false).isEmpty

@@ -195,7 +195,17 @@ public struct SiteImporter: Sendable {
                 case .page: report.pageCount += 1
                 }
             }
-            for file in plan.copies { try copy(file.source, to: file.destination) }
+            // Two files for one place (a Hugo site's static/ and a section folder): the first stays.
+            var copied = Set(plan.documents.flatMap { $0.bundleFiles.map(\.destination) })
+            for file in plan.copies {
+                guard copied.insert(file.destination).inserted else {
+                    report.notes.append(
+                        ImportNote(
+                            path: file.source, message: "not copied: another file is published at \(file.destination)"))
+                    continue
+                }
+                try copy(file.source, to: file.destination)
+            }
             if !report.notes.isEmpty {
                 try put(notesText(report.notes), at: "import-notes.txt")
             }

@@ -193,6 +193,9 @@ import Testing
         plugins:
           - jekyll-feed
           - jekyll-gist
+        exclude: [scripts/]
+        -- scripts/deploy.sh --
+        echo deploy
         -- _posts/2024-01-02-other.md --
         ---
         layout: post
@@ -290,6 +293,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.output.appendingPathComponent("posts/wip").path))
         #expect(try fixture.output("posts/hello-world/index.html").contains(#"href="/notes/posts/other/""#))
         #expect(try fixture.output("assets/logo.png") == "png\n")
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("static/scripts").path))
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("static/Gemfile").path))
 
         let config = try YAMLReader.mapping(
             from: String(contentsOf: site.appendingPathComponent("site.yml"), encoding: .utf8))
@@ -456,5 +461,32 @@ extension SiteImporterTests {
         #expect(singular["tags"] == .list([.string("Web Development")]))
         #expect(singular["slug"] == .string("my-slug"))
         #expect(try Self.redirectTarget(fixture, "web development/2024/02/10/My-Slug.html") == "/posts/my-slug/")
+    }
+}
+
+extension SiteImporterTests {
+    @Test func twoFilesForOnePlaceKeepTheFirstAndSaySo() async throws {
+        let fixture = try SiteFixture(
+            """
+            -- hugo.toml --
+            title = 'Two'
+            -- content/posts/a.md --
+            ---
+            title: A
+            date: 2024-01-01
+            ---
+            ![a](a.png)
+            -- content/posts/a.png --
+            section
+            -- static/posts/a.png --
+            static
+            """)
+        defer { fixture.remove() }
+        let (report, _, _) = try await Self.imported(fixture, .hugo)
+        #expect(try fixture.output("posts/a.png") == "section\n")
+        #expect(
+            report.notes.contains {
+                $0.description == "static/posts/a.png: not copied: another file is published at static/posts/a.png"
+            })
     }
 }
