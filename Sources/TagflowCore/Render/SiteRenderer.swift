@@ -556,12 +556,15 @@ struct SiteRenderer: Sendable {
             let path = self.path(of: job)
             let tag = aliasRedirects[index].tag
             let page = redirectPage(
-                to: Routes.tag(site.taxonomy.tags[tag].slug), title: tagLinks[tag].name, saying: "This tag is now")
+                at: Routes.file(for: path), to: Routes.tag(site.taxonomy.tags[tag].slug), title: tagLinks[tag].name,
+                saying: "This tag is now")
             return (OutputFile(path: Routes.file(for: path), text: page), [])
         case .pageRedirect(let index):
             let destination = destination(of: pageRedirects[index].target)
-            let page = redirectPage(to: destination.path, title: destination.title, saying: "This page is now at")
-            return (OutputFile(path: Routes.file(for: pageRedirects[index].path), text: page), [])
+            let file = Routes.file(for: pageRedirects[index].path)
+            let page = redirectPage(
+                at: file, to: destination.path, title: destination.title, saying: "This page is now at")
+            return (OutputFile(path: file, text: page), [])
         default:
             guard let made = templateContext(of: job) else { preconditionFailure("every other job has a template") }
             return (page(path(of: job), made.template, made.context), made.diagnostics)
@@ -919,8 +922,17 @@ struct SiteRenderer: Sendable {
 
     /// A page that sends the reader on to another (a tag's, a post's): a refresh for browsers, a
     /// canonical link for search engines, and a plain link for the rest; no script.
-    private func redirectPage(to path: String, title: String, saying sentence: String) -> String {
-        let url = HTMLEscaping.escaped(routes.url(path))
+    private func redirectPage(at file: String, to path: String, title: String, saying sentence: String) -> String {
+        var link = routes.url(path)
+        // With `relative_links`, opened from the file system, a link from the root would lead to
+        // the disk's root.
+        if site.config.relativeLinks,
+            let relative = RelativeLinks.relative(
+                link, from: SiteFiles.parentFolder(of: file), basePath: site.config.basePath)
+        {
+            link = relative
+        }
+        let url = HTMLEscaping.escaped(link)
         let permalink = HTMLEscaping.escaped(routes.permalink(path))
         let name = HTMLEscaping.escaped(title)
         return """

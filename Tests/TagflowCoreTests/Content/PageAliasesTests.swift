@@ -81,6 +81,31 @@ import Testing
         #expect(report.warnings.isEmpty, "\(report.warnings)")
     }
 
+    @Test func withRelativeLinksARedirectLeadsOnFromTheFileSystem() async throws {
+        let fixture = try SiteFixture(
+            """
+            -- site.yml --
+            title: T
+            relative_links: true
+            tags:
+              aliases:
+                golang: Go
+            -- posts/2024-01-01-hello.md --
+            ---
+            title: Hello
+            tags: [golang]
+            aliases: [/2024/01/01/hello.html]
+            ---
+            H.
+            """)
+        defer { fixture.remove() }
+        try await SiteBuilder(siteRoot: fixture.site).build(to: fixture.output)
+        let redirect = try fixture.output("2024/01/01/hello.html")
+        #expect(redirect.contains(#"content="0; url=../../../posts/hello/index.html""#), "\(redirect)")
+        #expect(redirect.contains(#"<a href="../../../posts/hello/index.html">"#))
+        #expect(try fixture.output("tags/golang/index.html").contains(#"url=../go/index.html""#))
+    }
+
     @Test(arguments: [
         (
             "aliases: /about/",
