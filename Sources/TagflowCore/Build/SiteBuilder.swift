@@ -273,7 +273,8 @@ public struct SiteBuilder: Sendable {
                             + "(\(other.evidence.joined(separator: ", "))), not a Tagflow site",
                         hint:
                             "to add chip blocks to it, run `\(other.enhance)` (docs/integrations.md); "
-                            + "to build it with Tagflow, add a site.yml"))
+                            + (other.importCommand.map { "to move it to Tagflow, run `\($0)` (docs/import.md)" }
+                                ?? "to build it with Tagflow, add a site.yml")))
             ])
         } else {
             context.diagnostics.append(

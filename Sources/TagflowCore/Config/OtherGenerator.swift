@@ -9,6 +9,8 @@ struct OtherGenerator: Sendable, Hashable {
     var evidence: [String]
     /// The command that adds chip blocks to what it builds.
     var enhance: String
+    /// The command that brings the site over (`tagflow import hugo`), for the generators it reads.
+    var importCommand: String?
 
     /// The generator whose site `folder` looks like, or `nil`.
     ///
@@ -22,12 +24,14 @@ struct OtherGenerator: Sendable, Hashable {
         if !hugoConfig.isEmpty, !hugoFolders.isEmpty || hugoConfig.contains(where: { $0.hasPrefix("hugo.") }) {
             return OtherGenerator(
                 name: "Hugo", evidence: hugoConfig + hugoFolders,
-                enhance: "hugo && tagflow enhance public --preset hugo")
+                enhance: "hugo && tagflow enhance public --preset hugo",
+                importCommand: "tagflow import hugo THIS-FOLDER NEW-FOLDER")
         }
         let jekyll = present(["_config.yml", "_config.yaml"]) + present(["_posts", "_layouts"]).map { $0 + "/" }
         if jekyll.contains(where: { $0.hasPrefix("_config") }), jekyll.count >= 2 {
             return OtherGenerator(
-                name: "Jekyll", evidence: jekyll, enhance: "jekyll build && tagflow enhance _site --preset jekyll")
+                name: "Jekyll", evidence: jekyll, enhance: "jekyll build && tagflow enhance _site --preset jekyll",
+                importCommand: "tagflow import jekyll THIS-FOLDER NEW-FOLDER")
         }
         let mkdocs = present(["mkdocs.yml", "mkdocs.yaml"])
         if !mkdocs.isEmpty {
