@@ -61,6 +61,8 @@ struct HugoReader {
                 plan.copies.append((path, "static/" + relative))
             }
         }
+        var languages = Set<String>()
+        if case .map(let table)? = config["languages"] { languages = Set(table.entries.map(\.key)) }
         let mainSections = self.mainSections(params: params, pages: pages.map(\.path), contentFolder: contentFolder)
         var documents: [ImportedDocument] = []
         for (path, bundleFolder) in pages {
@@ -73,6 +75,13 @@ struct HugoReader {
                 continue
             }
             guard let parsed = SourceFiles.document(text, path: path, notes: &plan.notes) else { continue }
+            // `about.fr.md`: a translation, which a one-language Tagflow site publishes as a page of its own.
+            let language = SitePaths.fileExtension(of: SitePaths.baseName(of: path))
+            if languages.contains(language) {
+                plan.note(
+                    path, nil,
+                    "a translation ('\(language)'): imported as a page of its own, as Tagflow builds one language")
+            }
             let relative = String(path.dropFirst(contentFolder.count + 1))
             let sections = relative.split(separator: "/").dropLast(bundleFolder == nil ? 1 : 2).map(String.init)
             let isPost = sections.first.map(mainSections.contains) ?? false

@@ -470,6 +470,16 @@ extension SiteImporterTests {
             """
             -- hugo.toml --
             title = 'Two'
+            [languages.en]
+              weight = 1
+            [languages.fr]
+              weight = 2
+            -- content/posts/a.fr.md --
+            ---
+            title: Un
+            date: 2024-01-01
+            ---
+            Un.
             -- content/posts/a.md --
             ---
             title: A
@@ -488,5 +498,7 @@ extension SiteImporterTests {
             report.notes.contains {
                 $0.description == "static/posts/a.png: not copied: another file is published at static/posts/a.png"
             })
+        #expect(report.notes.contains { $0.description.hasPrefix("content/posts/a.fr.md: a translation ('fr')") })
+        #expect(report.notes.contains { $0.description.hasPrefix("hugo.toml:2: 'languages' is not converted") })
     }
 }
