@@ -87,13 +87,13 @@ enum FrontMatterConversion {
         name.flatMap(ContentDate.timeZone(named:)) ?? TimeZone(identifier: "UTC") ?? .current
     }
 
-    /// Words made URL segments as Hugo and Jekyll's `slugify` do: lowercase, runs of anything
-    /// but letters and digits become `-`.
-    static func slugified(_ text: String) -> String {
+    /// Words made a URL segment as Jekyll's `slugify` does: runs of characters other than letters,
+    /// digits and `kept` become one `-`, none at either end; lowercased unless `keepingCase`.
+    static func slugified(_ text: String, keeping kept: String = "", keepingCase: Bool = false) -> String {
         var result = ""
         var pendingDash = false
-        for character in text.lowercased() {
-            if character.isLetter || character.isNumber {
+        for character in keepingCase ? text : text.lowercased() {
+            if character.isLetter || character.isNumber || kept.contains(character) {
                 if pendingDash && !result.isEmpty { result += "-" }
                 pendingDash = false
                 result.append(character)

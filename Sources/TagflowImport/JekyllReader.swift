@@ -288,18 +288,7 @@ struct JekyllReader {
     /// A `slug:` as Jekyll's `:title` writes it (`slugify` in its "pretty" mode, case kept):
     /// runs of characters other than letters, digits and `._~!$&'()+,;=@` become `-`.
     static func prettySlug(_ text: String) -> String {
-        var result = ""
-        var pendingDash = false
-        for character in text {
-            if character.isLetter || character.isNumber || "._~!$&'()+,;=@".contains(character) {
-                if pendingDash && !result.isEmpty { result += "-" }
-                pendingDash = false
-                result.append(character)
-            } else {
-                pendingDash = true
-            }
-        }
-        return result
+        FrontMatterConversion.slugified(text, keeping: "._~!$&'()+,;=@", keepingCase: true)
     }
 
     /// Jekyll's named permalink styles, for posts.

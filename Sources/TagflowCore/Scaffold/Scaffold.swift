@@ -1,4 +1,5 @@
 public import Foundation
+import TagflowMarkdown
 
 /// Writes new sites and posts for `tagflow new`.
 public enum Scaffold {
@@ -50,32 +51,12 @@ public enum Scaffold {
                 location: SourceLocation(path: path), step: "new", message: "a post with this file name already exists",
                 hint: "choose another title, or edit the existing post")
         }
-        var text = "---\ntitle: \(yamlQuoted(title))\ndate: \(date.rfc3339(in: timeZone))\n"
-        if !tags.isEmpty { text += "tags: [\(tags.map(yamlQuoted).joined(separator: ", "))]\n" }
+        var text = "---\ntitle: \(YAMLWriter.quoted(title))\ndate: \(date.rfc3339(in: timeZone))\n"
+        if !tags.isEmpty { text += "tags: [\(tags.map(YAMLWriter.quoted).joined(separator: ", "))]\n" }
         text += "draft: true\n---\n\nStart writing here. Remove `draft: true` when the post is ready.\n"
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: url)
         return path
-    }
-
-    /// A YAML double-quoted scalar.
-    static func yamlQuoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += "\\x" + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 
     static let starterConfig = """

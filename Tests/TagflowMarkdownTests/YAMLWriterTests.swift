@@ -1,7 +1,6 @@
-import TagflowMarkdown
 import Testing
 
-@testable import TagflowImport
+@testable import TagflowMarkdown
 
 /// Front matter written by the import reads back as the same values.
 @Suite struct YAMLWriterTests {

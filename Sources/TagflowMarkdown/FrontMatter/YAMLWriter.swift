@@ -1,12 +1,10 @@
-import TagflowMarkdown
-
-/// Writes front matter and settings as YAML that `tagflow build` reads back to the same values.
+/// Writes front matter and settings as YAML that ``YAMLReader`` reads back to the same values.
 ///
 /// Text is written plain where YAML reads it back as the same text, and double-quoted otherwise
 /// (`yes`, `12`, `a: b`, a leading `*`), so no value changes type on the way.
-enum YAMLWriter {
+public enum YAMLWriter {
     /// The lines of a mapping, each ending in a newline, indented by `indent` spaces.
-    static func mapping(_ entries: [(key: String, value: YAMLValue)], indent: Int = 0) -> String {
+    public static func mapping(_ entries: [(key: String, value: YAMLValue)], indent: Int = 0) -> String {
         var text = ""
         let pad = String(repeating: " ", count: indent)
         for (key, value) in entries {
@@ -33,7 +31,7 @@ enum YAMLWriter {
     }
 
     /// A value on one line: a scalar, or a flow list or mapping of them.
-    static func inline(_ value: YAMLValue) -> String {
+    public static func inline(_ value: YAMLValue) -> String {
         switch value {
         case .null: "null"
         case .bool(let flag): flag ? "true" : "false"
@@ -46,12 +44,12 @@ enum YAMLWriter {
     }
 
     /// Text as a YAML scalar that reads back as the same text.
-    static func scalar(_ text: String) -> String {
+    public static func scalar(_ text: String) -> String {
         isPlainSafe(text) ? text : quoted(text)
     }
 
     /// `text` double-quoted, with YAML's escapes.
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -107,7 +105,7 @@ enum YAMLWriter {
 
 extension YAMLValue {
     /// Whether the value is one scalar (not a list or mapping).
-    var isScalar: Bool {
+    public var isScalar: Bool {
         switch self {
         case .list, .map: false
         default: true
