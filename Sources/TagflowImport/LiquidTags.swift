@@ -49,6 +49,14 @@ struct LiquidTags {
             if inner.hasSuffix("-") { inner = inner.dropLast() }
             let words = inner.split(whereSeparator: \.isWhitespace).map(String.init)
             index = close.upperBound
+            /// Keeps the tag as it is, and says why at its line.
+            func leaveAsWritten(_ message: String) {
+                output += whole
+                notes.append(
+                    ImportNote(
+                        path: document.sourcePath, line: line(at: open.lowerBound),
+                        message: message + "; left as written"))
+            }
             if !isTag {
                 // `{{ site.baseurl }}`, `{{ site.url }}`, `{{ "/a/" | relative_url }}`.
                 let expression = words.joined(separator: " ")
@@ -61,11 +69,7 @@ struct LiquidTags {
                     output += literal
                     continue
                 }
-                output += whole
-                notes.append(
-                    ImportNote(
-                        path: document.sourcePath, line: line(at: open.lowerBound),
-                        message: "Liquid '\(whole)' is not converted; left as written"))
+                leaveAsWritten("Liquid '\(whole)' is not converted")
                 continue
             }
             switch words.first ?? "" {
@@ -74,11 +78,7 @@ struct LiquidTags {
                 if let target = posts[name] ?? posts[SitePaths.fileName(of: name)] {
                     output += SitePaths.relativeLink(from: document.destination, to: target)
                 } else {
-                    output += whole
-                    notes.append(
-                        ImportNote(
-                            path: document.sourcePath, line: line(at: open.lowerBound),
-                            message: "post_url '\(name)' names no post that was imported; left as written"))
+                    leaveAsWritten("post_url '\(name)' names no post that was imported")
                 }
             case "link":
                 let name =
@@ -90,19 +90,11 @@ struct LiquidTags {
                     // A file Jekyll copies as it is: published at the same path.
                     output += "/" + key
                 } else {
-                    output += whole
-                    notes.append(
-                        ImportNote(
-                            path: document.sourcePath, line: line(at: open.lowerBound),
-                            message: "link '\(name)' names no file that was imported; left as written"))
+                    leaveAsWritten("link '\(name)' names no file that was imported")
                 }
             case "highlight":
                 guard let end = Self.closingTag("endhighlight", in: body, from: index) else {
-                    output += whole
-                    notes.append(
-                        ImportNote(
-                            path: document.sourcePath, line: line(at: open.lowerBound),
-                            message: "highlight without endhighlight; left as written"))
+                    leaveAsWritten("highlight without endhighlight")
                     continue
                 }
                 let language = words.count > 1 ? words[1] : ""
@@ -115,7 +107,7 @@ struct LiquidTags {
                 index = end.upperBound
             case "raw":
                 guard let end = Self.closingTag("endraw", in: body, from: index) else {
-                    output += whole
+                    leaveAsWritten("raw without endraw")
                     continue
                 }
                 output += body[index..<end.lowerBound]
@@ -123,17 +115,13 @@ struct LiquidTags {
             case "comment":
                 // A Liquid comment is not published; nor is it lost: it becomes an HTML comment.
                 guard let end = Self.closingTag("endcomment", in: body, from: index) else {
-                    output += whole
+                    leaveAsWritten("comment without endcomment")
                     continue
                 }
                 output += "<!--" + body[index..<end.lowerBound].replacingOccurrences(of: "--", with: "- -") + "-->"
                 index = end.upperBound
             default:
-                output += whole
-                notes.append(
-                    ImportNote(
-                        path: document.sourcePath, line: line(at: open.lowerBound),
-                        message: "Liquid tag '\(words.first ?? "")' is not converted; left as written"))
+                leaveAsWritten("Liquid tag '\(words.first ?? "")' is not converted")
             }
         }
         output += body[index...]
