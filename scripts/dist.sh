@@ -57,6 +57,17 @@ Libs: -L$static -lsource-highlight -lboost_regex
 Cflags: $(pkg-config --cflags source-highlight)
 EOF
 
+# cmark-gfm's own .pc file names the system's library folder with -L. SwiftPM puts the targets'
+# flags in an order of its choosing, and that -L before the folder above would find
+# Source-highlight's shared library first; the folder is on the linker's default path anyway.
+cat >"$scratch/pkgconfig/libcmark-gfm.pc" <<EOF
+Name: libcmark-gfm
+Description: cmark-gfm, from the linker's default path
+Version: $(pkg-config --modversion libcmark-gfm)
+Libs: -lcmark-gfm -lcmark-gfm-extensions
+Cflags: $(pkg-config --cflags libcmark-gfm)
+EOF
+
 PKG_CONFIG_PATH="$PWD/$scratch/pkgconfig" swift build -c release --product tagflow --scratch-path "$scratch/build" \
     --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -rpath -Xlinker '$ORIGIN/../lib/tagflow'
 binary="$scratch/build/release/tagflow"
