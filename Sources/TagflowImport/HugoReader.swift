@@ -36,7 +36,8 @@ struct HugoReader {
             }
             return nil
         }
-        var pages: [(path: String, bundle: String?)] = []
+        // Every post and page to read, with its bundle's folder.
+        var markdownFiles: [(path: String, bundle: String?)] = []
         var bundleFiles: [String: [String]] = [:]
         for path in contentFiles {
             let relative = String(path.dropFirst(contentFolder.count + 1))
@@ -44,7 +45,7 @@ struct HugoReader {
             let name = SitePaths.fileName(of: path)
             if let folder = bundle(of: path) {
                 if ["index.md", "index.markdown"].contains(name), SitePaths.folder(of: path) == folder {
-                    pages.append((path, folder))
+                    markdownFiles.append((path, folder))
                 } else {
                     bundleFiles[folder, default: []].append(path)
                 }
@@ -53,7 +54,7 @@ struct HugoReader {
                     path, nil,
                     "a section's list page (_index) is not converted: Tagflow lists posts on its home and tag pages")
             } else if Self.markdownExtensions.contains(ext) {
-                pages.append((path, nil))
+                markdownFiles.append((path, nil))
             } else if Self.otherContentExtensions.contains(ext) {
                 plan.note(path, nil, "not imported: Tagflow reads Markdown, not .\(ext)")
             } else {
@@ -63,9 +64,10 @@ struct HugoReader {
         }
         var languages = Set<String>()
         if case .map(let table)? = config["languages"] { languages = Set(table.entries.map(\.key)) }
-        let mainSections = self.mainSections(params: params, pages: pages.map(\.path), contentFolder: contentFolder)
+        let mainSections = self.mainSections(
+            params: params, pages: markdownFiles.map(\.path), contentFolder: contentFolder)
         var documents: [ImportedDocument] = []
-        for (path, bundleFolder) in pages {
+        for (path, bundleFolder) in markdownFiles {
             guard let text = try? files.text(path) else {
                 plan.note(path, nil, "not imported: not UTF-8 text")
                 continue
