@@ -19,6 +19,9 @@ public struct ChipRenderer: Sendable {
     public var style: ChipStyle
     /// The fonts that measure chip text, in the CSS order of ``ChipStyle/fontFamily``.
     public var fonts: FontStack
+    /// The text of the chip that stands for `count` hidden chips (`+12 more`), in the page's
+    /// language; measured like any chip's.
+    public var moreLabel: @Sendable (_ count: Int) -> String = { "+\($0) more" }
 
     /// Creates a renderer.
     public init(style: ChipStyle = ChipStyle(), fonts: FontStack = .default) {
@@ -98,10 +101,8 @@ public struct ChipRenderer: Sendable {
     }
 
     func moreSize(_ hidden: Int) -> LayoutSize {
-        style.boxSize(textWidth: fonts.measure(Self.moreLabel(hidden), size: style.fontSize).width, scale: 1)
+        style.boxSize(textWidth: fonts.measure(moreLabel(hidden), size: style.fontSize).width, scale: 1)
     }
-
-    static func moreLabel(_ hidden: Int) -> String { "+\(hidden) more" }
 
     func scale(_ weight: Int) -> Double {
         guard !style.weightScale.isEmpty else { return 1 }
@@ -192,16 +193,16 @@ public struct ChipRenderer: Sendable {
             }
             out.appendOffsets(more.frame, breakpoint: breakpoint)
             out += "\">"
-            let text = Self.moreLabel(more.hidden)
+            let text = moreLabel(more.hidden)
             if let moreURL {
                 out += #"<a href=""#
                 out.appendEscaped(moreURL)
                 out += "\">"
-                out.append(text)
+                out.appendEscaped(text)
                 out += "</a>"
             } else {
                 out += "<span>"
-                out.append(text)
+                out.appendEscaped(text)
                 out += "</span>"
             }
             out += "</li>"
@@ -244,7 +245,10 @@ public struct ChipRenderer: Sendable {
         css += "letter-spacing:inherit!important;text-transform:inherit!important;"
         css += "border-radius:\(px(s.radius))!important;background:\(s.colors.background)!important;"
         css += "color:\(s.colors.text)!important;box-shadow:none!important;text-align:center!important;"
-        css += "white-space:nowrap!important;text-decoration:none!important;overflow:visible!important}\n"
+        css += "white-space:nowrap!important;text-decoration:none!important;overflow:visible!important;"
+        // Each label runs in its own direction, as it was measured (`C++` on a right-to-left page
+        // stays `C++`, not `++C`).
+        css += "unicode-bidi:plaintext!important}\n"
         css += ".tf-chips>li>a:hover{text-decoration:underline!important}\n"
         css +=
             ".tf-chips>li>a:focus-visible{outline:3px solid \(s.colors.text)!important;outline-offset:2px!important}\n"
@@ -271,7 +275,11 @@ public struct ChipRenderer: Sendable {
                 "height:calc(var(--h\(index)) * 1px)!important}.tf-chips>li,.tf-chips>li.tf-more{position:absolute!important;"
             css +=
                 "left:calc(var(--x\(index),0) * 1px\(offset))!important;top:calc(var(--y\(index),0) * 1px)!important;"
-            css += "display:var(--d\(index),block)!important}}\n"
+            css += "display:var(--d\(index),block)!important}"
+            // Right to left, the same positions are measured from the right edge: the flex-wrap
+            // fallback runs right to left by itself, and a wider block keeps the rows at the start.
+            css += ".tf-chips:dir(rtl)>li,.tf-chips:dir(rtl)>li.tf-more{left:auto!important;"
+            css += "right:calc(var(--x\(index),0) * 1px\(offset))!important}}\n"
         }
         return css
     }

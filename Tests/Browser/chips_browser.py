@@ -9,7 +9,9 @@ Emoji), and checks every visible chip block:
   - each chip's rendered position equals the numbers the build computed for the breakpoint
     that container queries chose (to 1/64 px), and its text fits its box;
 and that the collapsed home-page cloud opens and closes by clicking its <summary>, with no script
-on any page.
+on any page. It does it twice: as site-example is, and built as a Hebrew site (`language: he`),
+whose pages are right to left: there each chip must sit at the computed position measured from
+the block's right edge, and chips read from right to left.
 
 Usage: Tests/Browser/chips_browser.py [--tagflow PATH] [--chromium PATH]
 Without Chromium it prints SKIPPED and exits 0 (exit 1 when $CI is set).
@@ -52,6 +54,7 @@ CHECK_JS = r"""
     blocks++;
     const box = ul.getBoundingClientRect();
     const width = ul.parentElement.getBoundingClientRect().width;
+    const rtl = getComputedStyle(ul).direction === 'rtl';
     let active = -1;
     BPS.forEach((bp, i) => { if (width >= bp) active = i; });
     const lis = [...ul.children].filter(li => getComputedStyle(li).display !== 'none');
@@ -79,7 +82,8 @@ CHECK_JS = r"""
       if (active >= 0) {
         positioned++;
         const st = a.li.style;
-        const ex = parseFloat(st.getPropertyValue('--x' + active) || '0');
+        const fromStart = parseFloat(st.getPropertyValue('--x' + active) || '0');
+        const ex = rtl ? box.width - fromStart - a.w : fromStart;
         const ey = parseFloat(st.getPropertyValue('--y' + active) || '0');
         if (Math.abs(ex - a.x) > 1e-6 || Math.abs(ey - a.y) > 1e-6)
           problems.push(`${where(a)} at (${a.x}, ${a.y}), computed (${ex}, ${ey}) for breakpoint ${BPS[active]}`);
@@ -91,11 +95,12 @@ CHECK_JS = r"""
       const p = rects[i - 1], c = rects[i];
       // Same row when the boxes share height (rows of mixed chip heights are centred).
       const sameRow = c.y < p.y + p.h && p.y < c.y + c.h;
-      if ((!sameRow && c.y < p.y) || (sameRow && c.x < p.x))
+      if ((!sameRow && c.y < p.y) || (sameRow && (rtl ? c.x > p.x : c.x < p.x)))
         if (!c.li.classList.contains('tf-more')) problems.push(`${where(c)} is out of reading order`);
     }
   }
-  return {blocks, chips, positioned, problems, scripts: document.querySelectorAll('script').length};
+  return {blocks, chips, positioned, problems, scripts: document.querySelectorAll('script').length,
+          rtl: document.documentElement.dir === 'rtl'};
 })()
 """ % json.dumps(BREAKPOINTS)
 
@@ -144,42 +149,26 @@ def main():
     try:
         site = os.path.join(work, "site")
         subprocess.run([args.tagflow, "build", os.path.join(ROOT, "site-example"), "-o", site, "-q"], check=True)
+        # The same site as a Hebrew one: its pages are right to left.
+        hebrew_source = os.path.join(work, "site-example-he")
+        shutil.copytree(os.path.join(ROOT, "site-example"), hebrew_source,
+                        ignore=shutil.ignore_patterns("_site", ".tagflow-cache"))
+        config_path = os.path.join(hebrew_source, "site.yml")
+        with open(config_path, encoding="utf-8") as config:
+            lines = [line for line in config.read().splitlines() if not line.startswith("language:")]
+        with open(config_path, "w", encoding="utf-8") as config:
+            config.write("\n".join(lines + ["language: he", ""]))
+        subprocess.run([args.tagflow, "build", hebrew_source, "-o", os.path.join(site, "he"), "-q",
+                        "--base-url", "/he/"], check=True)
         server = serve(site)
         base = "http://127.0.0.1:%d" % server.server_address[1]
         fonts = [cdp.resolve_font(f, ROOT) for f in FONTS]
-        problems, totals = [], {"pages": 0, "blocks": 0, "chips": 0, "positioned": 0}
+        problems, totals = [], {"pages": 0, "blocks": 0, "chips": 0, "positioned": 0, "rtl": 0}
         with cdp.Browser(fonts, chromium=args.chromium, fc_match_xml=cdp.hinting_xml("slight"), hinting="slight") as browser:
-            for width in WIDTHS:
-                for page in PAGES:
-                    open_page(browser, base + page, width)
-                    result = browser.evaluate(CHECK_JS)
-                    totals["pages"] += 1
-                    for key in ("blocks", "chips", "positioned"):
-                        totals[key] += result[key]
-                    problems += result["problems"]
-                    if result["scripts"]:
-                        problems.append(f"{page} has {result['scripts']} <script> elements")
-                    if page in ("/posts/flow-layout-part-1/", "/tags/") and result["blocks"] == 0:
-                        problems.append(f"{page} @{width}px shows no chip block")
-                # The collapsed cloud opens and closes with a click on <summary>, no script.
-                open_page(browser, base + "/", width)
-                if not browser.evaluate("!!document.querySelector('.tf-collapsible')"):
-                    problems.append(f"home @{width}px: no collapsed cloud")
-                    continue
-                state = "(() => [getComputedStyle(document.querySelector('.tf-collapsed')).display," \
-                        " document.querySelector('.tf-collapsible details').open])()"
-                if browser.evaluate(state) != ["block", False]:
-                    problems.append(f"home @{width}px: the cloud does not start collapsed: {browser.evaluate(state)}")
-                click(browser, ".tf-collapsible summary")
-                if browser.evaluate(state) != ["none", True]:
-                    problems.append(f"home @{width}px: clicking 'Show all' did not open the cloud")
-                opened = browser.evaluate(CHECK_JS)
-                problems += opened["problems"]
-                click(browser, ".tf-collapsible summary")
-                if browser.evaluate(state) != ["block", False]:
-                    problems.append(f"home @{width}px: clicking again did not close the cloud")
+            for prefix in ("", "/he"):
+                check_site(browser, base + prefix, problems, totals, rtl=bool(prefix))
         server.shutdown()
-        print("chips in Chromium: %(pages)d page views, %(blocks)d blocks, %(chips)d chips, "
+        print("chips in Chromium: %(pages)d page views (%(rtl)d right to left), %(blocks)d blocks, %(chips)d chips, "
               "%(positioned)d positions compared with the build" % totals)
         for problem in problems[:50]:
             print("  FAIL " + problem)
@@ -190,6 +179,42 @@ def main():
         return 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def check_site(browser, base, problems, totals, rtl):
+    """Checks every page at every width of the site served at `base`."""
+    for width in WIDTHS:
+        for page in PAGES:
+            open_page(browser, base + page, width)
+            result = browser.evaluate(CHECK_JS)
+            totals["pages"] += 1
+            totals["rtl"] += 1 if result["rtl"] else 0
+            if result["rtl"] != rtl:
+                problems.append(f"{base}{page} @{width}px: dir is {'rtl' if result['rtl'] else 'ltr'}")
+            for key in ("blocks", "chips", "positioned"):
+                totals[key] += result[key]
+            problems += result["problems"]
+            if result["scripts"]:
+                problems.append(f"{page} has {result['scripts']} <script> elements")
+            if page in ("/posts/flow-layout-part-1/", "/tags/") and result["blocks"] == 0:
+                problems.append(f"{base}{page} @{width}px shows no chip block")
+        # The collapsed cloud opens and closes with a click on <summary>, no script.
+        open_page(browser, base + "/", width)
+        if not browser.evaluate("!!document.querySelector('.tf-collapsible')"):
+            problems.append(f"home @{width}px: no collapsed cloud")
+            continue
+        state = "(() => [getComputedStyle(document.querySelector('.tf-collapsed')).display," \
+                " document.querySelector('.tf-collapsible details').open])()"
+        if browser.evaluate(state) != ["block", False]:
+            problems.append(f"home @{width}px: the cloud does not start collapsed: {browser.evaluate(state)}")
+        click(browser, ".tf-collapsible summary")
+        if browser.evaluate(state) != ["none", True]:
+            problems.append(f"home @{width}px: clicking 'Show all' did not open the cloud")
+        opened = browser.evaluate(CHECK_JS)
+        problems += opened["problems"]
+        click(browser, ".tf-collapsible summary")
+        if browser.evaluate(state) != ["block", False]:
+            problems.append(f"home @{width}px: clicking again did not close the cloud")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,9 @@ public struct SiteConfig: Sendable, Hashable {
     public var related = Related()
     /// Other names of tags, merged into the tags they name (`tags.aliases`).
     public var tagAliases = TagAliases()
+    /// The site's own wording of the theme's strings, by key, over the built-in translations
+    /// (`strings:`; see ``SiteStrings``).
+    public var strings: [String: Phrase] = [:]
 
     /// Folder settings.
     public struct Paths: Sendable, Hashable {
@@ -143,7 +146,8 @@ public struct SiteConfig: Sendable, Hashable {
 extension SiteConfig {
     /// Every key `site.yml` accepts, in the order the reference lists them (a test checks the docs).
     public static let knownKeys: [String] = [
-        "title", "description", "base_url", "language", "author", "timezone", "posts_per_page", "feed_entries",
+        "title", "description", "base_url", "language", "strings", "author", "timezone", "posts_per_page",
+        "feed_entries",
         "relative_links", "paths.content", "paths.templates", "paths.static", "paths.output",
         "markdown.unsafe", "markdown.smart_punctuation", "markdown.hard_breaks", "markdown.toc",
         "markdown.highlight", "markdown.line_numbers", "related.limit", "tags.aliases",
@@ -187,6 +191,7 @@ extension SiteConfig {
         var reader = ConfigReader(path: path, lines: lines)
         var config = SiteConfig()
         var pathsEntry: YAMLMapping.Entry?
+        var stringsEntry: YAMLMapping.Entry?
         reader.read(mapping, prefix: "") { key, entry, reader in
             switch key {
             case "title": reader.string(entry) { config.title = $0 }
@@ -195,6 +200,8 @@ extension SiteConfig {
             case "baseURL", "baseurl":
                 if mapping["base_url"] == nil { reader.baseURL(entry) { config.baseURL = Self.normalizedBaseURL($0) } }
             case "language": reader.string(entry) { config.language = $0 }
+            // Read once the language is known, whichever comes first: it decides the plural forms.
+            case "strings": stringsEntry = entry
             case "author": reader.string(entry) { config.author = $0 }
             case "timezone":
                 if let name = reader.string(entry) {
@@ -297,6 +304,9 @@ extension SiteConfig {
             default: return false
             }
             return true
+        }
+        if let stringsEntry {
+            config.strings = SiteStrings.readOverrides(stringsEntry, language: config.language, into: &reader)
         }
         if let pathsEntry, let problem = config.paths.staticFolderProblem {
             reader.error(pathsEntry, problem, hint: "keep the files to copy in a folder of their own, such as static/")

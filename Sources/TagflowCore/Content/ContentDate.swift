@@ -147,6 +147,12 @@ public struct ContentDate: Sendable, Hashable, Comparable {
         }
     }
 
+    /// The day as the site's strings write it (`date_format`: `5. März 2024`, `2024年3月5日`).
+    public func displayDay(in timeZone: TimeZone, strings: SiteStrings) -> String {
+        let c = components(in: timeZone)
+        return strings.day(year: c.year, month: c.month, day: c.day)
+    }
+
     static let monthNames = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
         "November", "December",

@@ -22,7 +22,7 @@ struct FrontMatterReader {
     /// Keys with a meaning; the rest reach templates as `params`.
     static let postKeys: Set<String> = [
         "title", "date", "updated", "tags", "draft", "slug", "summary", "description", "template", "toc",
-        "aliases",
+        "aliases", "lang",
     ]
 
     init(path: String, text: String, mapping: YAMLMapping, timeZone: TimeZone, templateNames: Set<String>) {
@@ -84,12 +84,13 @@ struct FrontMatterReader {
         let description = string("description") ?? summary
         let template = self.template()
         let aliases = self.aliases()
+        let language = self.language()
         guard let date, let slug, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
         return Post(
             sourcePath: path, title: title, date: date, updated: updated, slug: slug, tags: tags, isDraft: draft,
             summary: summary, description: description, template: template, params: params(), body: body,
             tagsLocation: mapping.entry("tags").map { SourceLocation(path: path, line: $0.line, column: $0.column) },
-            showsTableOfContents: toc, aliases: aliases)
+            showsTableOfContents: toc, aliases: aliases, language: language)
     }
 
     mutating func page(body: RenderedMarkdown) -> Page? {
@@ -98,10 +99,11 @@ struct FrontMatterReader {
         let description = string("description") ?? string("summary") ?? Self.shortened(body.firstParagraph)
         let template = self.template()
         let aliases = self.aliases()
+        let language = self.language()
         guard let slug, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
         return Page(
             sourcePath: path, title: title, slug: slug, description: description, template: template,
-            params: params(), body: body, aliases: aliases)
+            params: params(), body: body, aliases: aliases, language: language)
     }
 
     private mutating func defaultTitle() -> String {
@@ -207,6 +209,22 @@ struct FrontMatterReader {
             return []
         }
         return tags
+    }
+
+    /// `lang:`, a language tag (`de`, `pt-BR`, `zh-Hant`), which becomes an HTML `lang` attribute.
+    private mutating func language() -> String? {
+        guard let entry = mapping.entry("lang"), let tag = string("lang") else { return nil }
+        let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
+        let valid =
+            subtags.first.map { (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isLetter } } ?? false
+            && subtags.dropFirst().allSatisfy {
+                (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            }
+        guard valid else {
+            error(entry, "'lang' must be a language tag such as 'de' or 'pt-BR', not '\(tag)'")
+            return nil
+        }
+        return tag
     }
 
     /// The `aliases:` list (or one text), each a site path (``PageAliases/sitePath(of:)``).

@@ -150,19 +150,28 @@ public struct Post: Sendable, Hashable {
         }
     }
 
+    /// Its own language (`lang:`), when it is not written in the site's: its page's `lang`.
+    public var language: String? {
+        get { storage.fields.language }
+        _modify {
+            makeUnique()
+            yield &storage.fields.language
+        }
+    }
+
     /// Creates a post.
     public init(
         sourcePath: String, title: String, date: ContentDate, updated: ContentDate?, slug: Slug, tags: [String],
         isDraft: Bool, summary: String, description: String, template: String?, params: YAMLMapping,
         body: RenderedMarkdown, tagsLocation: SourceLocation? = nil, showsTableOfContents: Bool? = nil,
-        aliases: [String] = []
+        aliases: [String] = [], language: String? = nil
     ) {
         storage = Storage(
             Fields(
                 sourcePath: sourcePath, title: title, date: date, updated: updated, slug: slug, tags: tags,
                 isDraft: isDraft, summary: summary, description: description, template: template, params: params,
                 body: body, tagKeys: tags.map(TagKey.init), tagsLocation: tagsLocation,
-                showsTableOfContents: showsTableOfContents, aliases: aliases))
+                showsTableOfContents: showsTableOfContents, aliases: aliases, language: language))
     }
 
     public static func == (lhs: Post, rhs: Post) -> Bool {
@@ -194,6 +203,7 @@ public struct Post: Sendable, Hashable {
         var tagsLocation: SourceLocation?
         var showsTableOfContents: Bool?
         var aliases: [String]
+        var language: String?
         var isScheduled = false
     }
 
@@ -225,4 +235,6 @@ public struct Page: Sendable, Hashable {
     public var body: RenderedMarkdown
     /// Its old addresses (`aliases:`), as site paths; each becomes a page that sends readers here.
     public var aliases: [String] = []
+    /// Its own language (`lang:`), when it is not written in the site's.
+    public var language: String?
 }

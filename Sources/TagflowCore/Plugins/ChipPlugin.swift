@@ -13,12 +13,14 @@ extension Plugin {
     public static let chips = Plugin(name: "chips") { context in
         let config = context.config.chips
         guard config.enabled else { return }
-        let setup = try ChipSetup(config: config, siteRoot: context.siteRoot, basePath: context.config.basePath)
+        var setup = try ChipSetup(config: config, siteRoot: context.siteRoot, basePath: context.config.basePath)
+        let strings = SiteStrings(language: context.config.language, overrides: context.config.strings)
+        setup.renderer.moreLabel = { strings.counted("more_tags", $0) }
         if let font = setup.font { context.assets[font.path] = font.bytes }
         context.assets["assets/chips.css"] = Array(setup.stylesheet.utf8)
         context.stylesheets.append("/assets/chips.css")
         context.tagListRenderer = ChipTagLists(
-            renderer: setup.renderer, config: config, tagsURL: context.config.basePath + "/tags/")
+            renderer: setup.renderer, config: config, tagsURL: context.config.basePath + "/tags/", strings: strings)
         context.embedRenderers["chips"] = ChipEmbeds(
             renderer: setup.renderer, basePath: context.config.basePath,
             allowsUnsafeURLs: context.config.markdown.unsafe)
@@ -109,6 +111,8 @@ struct ChipTagLists: TagListRenderer {
     let renderer: ChipRenderer
     let config: ChipsConfig
     let tagsURL: String
+    /// The blocks' names (`aria-label`) and the cloud's "Show all" in the site's language.
+    let strings: SiteStrings
 
     /// A post's page and a list of posts draw its tags the same way (see `html(for:role:)`).
     var drawsPostsAsSummaries: Bool { true }
@@ -119,25 +123,26 @@ struct ChipTagLists: TagListRenderer {
     func html(for tags: [TagLink], role: TagListRole) -> String? {
         switch role {
         case .post, .summary:
-            return renderer.html(for: tags.map { Chip(label: $0.name, url: $0.url) }, label: "Tags")
+            return renderer.html(for: tags.map { Chip(label: $0.name, url: $0.url) }, label: strings.text("tags"))
         case .related(let current):
             let shown = config.relatedLimit > 0 ? tags.prefix(config.relatedLimit) : tags[...]
             let chips = shown.map { Chip(label: $0.name, url: $0.url, isCurrent: $0.key == current) }
-            return renderer.html(for: chips, label: "Related tags")
+            return renderer.html(for: chips, label: strings.text("related_tags"))
         case .cloud:
-            return renderer.html(for: cloud(tags), label: "All tags")
+            return renderer.html(for: cloud(tags), label: strings.text("all_tags"))
         case .homeCloud:
             guard config.homeRows > 0, !tags.isEmpty else { return nil }
             // The collapsed cloud shows the most used tags first, whatever the cloud page's order.
             let chips = cloud(tags, order: "count")
             let collapsed = renderer.layout(chips, rowLimit: config.homeRows)
             guard collapsed.more.contains(where: { $0 != nil }) else {
-                return renderer.html(for: chips, block: collapsed, label: "Tags", moreURL: tagsURL)
+                return renderer.html(for: chips, block: collapsed, label: strings.text("tags"), moreURL: tagsURL)
             }
             return "<div class=\"tf-collapsible\"><div class=\"tf-collapsed\">"
-                + renderer.html(for: chips, block: collapsed, label: "Most used tags", moreURL: tagsURL)
-                + "</div><details><summary>Show all \(tags.count) tags</summary>"
-                + renderer.html(for: chips, label: "All tags") + "</details></div>"
+                + renderer.html(for: chips, block: collapsed, label: strings.text("most_used_tags"), moreURL: tagsURL)
+                + "</div><details><summary>"
+                + HTMLEscaping.escaped(strings.counted("show_all_tags", tags.count)) + "</summary>"
+                + renderer.html(for: chips, label: strings.text("all_tags")) + "</details></div>"
         }
     }
 

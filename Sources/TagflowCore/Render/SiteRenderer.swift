@@ -121,17 +121,22 @@ struct SiteRenderer: Sendable {
         let routes = Routes(config: site.config)
         self.routes = routes
         self.timeZone = ContentDate.timeZone(named: site.config.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
+        let strings = SiteStrings(language: site.config.language, overrides: site.config.strings)
+        self.strings = strings
+        self.stringsContext = Self.makeStringsContext(strings, routes: routes)
         self.tagCountReads = tagCountReads
         self.tagLinks = Self.tagLinks(of: site, routes: routes)
         self.aliasRedirects = Self.aliasRedirects(of: site)
         self.pageRedirects = Self.pageRedirects(of: site)
-        self.siteContext = Self.makeSiteContext(site: site, hooks: hooks, routes: routes)
+        self.siteContext = Self.makeSiteContext(site: site, hooks: hooks, routes: routes, strings: strings)
         self.fileLinks = FileLinks(site: site, routes: routes)
         self.postTagContexts = Self.postTagContexts(tagLinks, reads: tagCountReads)
     }
 
     /// Sizes the images of posts and pages from the static files.
     let images: ContentImages
+    /// The theme's words in the site's language.
+    let strings: SiteStrings
     /// The URLs of links to Markdown files.
     let fileLinks: FileLinks
     /// Where pages note that they showed a tag's count in a post's tag list (see ``init(site:theme:hooks:images:tagCountReads:)``).
@@ -557,13 +562,13 @@ struct SiteRenderer: Sendable {
             let tag = aliasRedirects[index].tag
             let page = redirectPage(
                 at: Routes.file(for: path), to: Routes.tag(site.taxonomy.tags[tag].slug), title: tagLinks[tag].name,
-                saying: "This tag is now")
+                sentence: "tag_moved", placeholder: "tag")
             return (OutputFile(path: Routes.file(for: path), text: page), [])
         case .pageRedirect(let index):
             let destination = destination(of: pageRedirects[index].target)
             let file = Routes.file(for: pageRedirects[index].path)
             let page = redirectPage(
-                at: file, to: destination.path, title: destination.title, saying: "This page is now at")
+                at: file, to: destination.path, title: destination.title, sentence: "page_moved", placeholder: "page")
             return (OutputFile(path: file, text: page), [])
         default:
             guard let made = templateContext(of: job) else { preconditionFailure("every other job has a template") }
@@ -596,14 +601,17 @@ struct SiteRenderer: Sendable {
             var details = summary(of: index, role: .post)
             let (content, diagnostics) = contentHTML(post.body, sourcePath: post.sourcePath, pagePath: path)
             details["content"] = .text(content)
-            details["reading_minutes"] = .number(max(1, (post.body.wordCount + 219) / 220))
+            let minutes = max(1, (post.body.wordCount + 219) / 220)
+            details["reading_minutes"] = .number(minutes)
+            details["reading_time"] = .text(strings.counted("reading_time", minutes))
+            languageAttributes(post.language, into: &details)
             if post.showsTableOfContents ?? site.config.markdown.toc,
                 let toc = TableOfContents.html(for: post.body.headings)
             {
                 details["toc"] = .text(toc)
             }
             if let updated = post.updated {
-                details["updated_display"] = .text(updated.displayDay(in: timeZone))
+                details["updated_display"] = .text(updated.displayDay(in: timeZone, strings: strings))
                 details["updated_rfc3339"] = .text(updated.rfc3339(in: timeZone))
             }
             let related = relatedPosts.indices.contains(index) ? relatedPosts[index] : []
@@ -622,15 +630,25 @@ struct SiteRenderer: Sendable {
             if case .object(var details)? = context["page"] {
                 details["content"] = .text(content)
                 details["params"] = Self.templateValue(.map(item.params))
+                languageAttributes(item.language, into: &details)
                 context["page"] = .object(details)
             }
             return (item.template ?? "page", context, diagnostics)
         case .tags:
-            var context = base(path: Routes.tags, title: "Tags", description: "Every tag of \(site.config.title)")
+            var context = base(
+                path: Routes.tags, title: strings.text("tags"),
+                description: strings.text("tags_description", ["site": site.config.title]))
             let links = tagLinks
             context["tags"] = .list(links.map { .object(tagContext($0)) })
             context["tag_count"] = .number(links.count)
             context["post_count"] = .number(site.posts.count)
+            context["summary_text"] = .text(
+                strings.text(
+                    "tags_across_posts",
+                    [
+                        "tags": strings.counted("tag_count", links.count),
+                        "posts": strings.counted("post_count", site.posts.count),
+                    ]))
             if let html = cloudHTML ?? hooks.tagListRenderer?.html(for: links, role: .cloud) {
                 context["cloud_html"] = .text(html)
             }
@@ -640,9 +658,12 @@ struct SiteRenderer: Sendable {
             let firstPage = Routes.tag(tag.slug)
             let path = self.path(of: job)
             var context = base(
-                path: path, title: tag.name, description: "Posts tagged “\(tag.name)” on \(site.config.title)")
+                path: path, title: tag.name,
+                description: strings.text("tag_description", ["tag": tag.name, "site": site.config.title]))
             var tagDetails = tagContext(tagLinks[index])
             tagDetails["posts_word"] = .text(tag.count == 1 ? "post" : "posts")
+            tagDetails["heading"] = .text(strings.text("tagged", ["tag": tag.name]))
+            tagDetails["count_text"] = .text(strings.counted("post_count", tag.count))
             context["tag"] = .object(tagDetails)
             context["posts"] = .list(pagination.range.map { .shared(listed(tag.postIndices[$0])) })
             context["pagination"] = .object(paginationContext(pagination, firstPagePath: firstPage))
@@ -656,11 +677,19 @@ struct SiteRenderer: Sendable {
             return ("tag", context, [])
         case .archive:
             var context = base(
-                path: Routes.archive, title: "Archive", description: "Every post of \(site.config.title)")
+                path: Routes.archive, title: strings.text("archive"),
+                description: strings.text("archive_description", ["site": site.config.title]))
             context["archive"] = .object(archiveContext())
             return ("archive", context, [])
         case .notFound:
-            let context = base(path: Routes.notFound, title: "Page not found", description: "")
+            var context = base(path: Routes.notFound, title: strings.text("page_not_found"), description: "")
+            context["not_found_html"] = .text(
+                Self.sentenceHTML(
+                    strings.text("not_found_text"),
+                    links: [
+                        "latest_posts": (routes.url(Routes.home), strings.text("latest_posts")),
+                        "tag_list": (routes.url(Routes.tags), strings.text("tag_list")),
+                    ]))
             return ("404", context, [])
         case .feed:
             return ("atom", feedContext(), [])
@@ -690,7 +719,37 @@ struct SiteRenderer: Sendable {
         ]
         // Mustache treats "" as true, so empty optional texts are left out rather than set.
         if !description.isEmpty { page["description"] = .text(description) }
-        return ["site": siteContext, "page": .object(page)]
+        return ["site": siteContext, "strings": stringsContext, "page": .object(page)]
+    }
+
+    /// The `strings` object of every page: each string by key, and the footer's sentence with its
+    /// link.
+    private let stringsContext: TemplateValue
+
+    private static func makeStringsContext(_ strings: SiteStrings, routes: Routes) -> TemplateValue {
+        var context = TemplateObject()
+        for (key, text) in strings.all.sorted(by: { $0.key < $1.key }) { context[key] = .text(text) }
+        context["built_with_html"] = .text(
+            sentenceHTML(
+                strings.text("built_with"), links: ["tagflow": ("https://github.com/tagflow/tagflow", "Tagflow")]))
+        return .object(context)
+    }
+
+    /// A sentence of the strings table as HTML: its text escaped, each placeholder in `links` a link.
+    static func sentenceHTML(_ sentence: String, links: [String: (url: String, text: String)]) -> String {
+        var html = ""
+        for part in SiteStrings.parts(of: sentence) {
+            switch part {
+            case .text(let text): html += HTMLEscaping.escaped(text)
+            case .placeholder(let name):
+                if let link = links[name] {
+                    html += "<a href=\"\(HTMLEscaping.escaped(link.url))\">\(HTMLEscaping.escaped(link.text))</a>"
+                } else {
+                    html += HTMLEscaping.escaped("{\(name)}")
+                }
+            }
+        }
+        return html
     }
 
     /// The `site` object every page's template gets, made once.
@@ -699,7 +758,9 @@ struct SiteRenderer: Sendable {
     /// ``replace(_:)`` and ``retag(_:)`` change.
     private let siteContext: TemplateValue
 
-    private static func makeSiteContext(site: Site, hooks: PluginContext, routes: Routes) -> TemplateValue {
+    private static func makeSiteContext(
+        site: Site, hooks: PluginContext, routes: Routes, strings: SiteStrings
+    ) -> TemplateValue {
         let config = site.config
         var context: TemplateObject = [
             "title": .text(config.title), "language": .text(config.language), "base_url": .text(config.baseURL),
@@ -715,6 +776,7 @@ struct SiteRenderer: Sendable {
         ]
         if !config.description.isEmpty { context["description"] = .text(config.description) }
         if !config.author.isEmpty { context["author"] = .text(config.author) }
+        if strings.isRightToLeft { context["is_rtl"] = .flag(true) }
         return .object(context)
     }
 
@@ -739,7 +801,7 @@ struct SiteRenderer: Sendable {
             ])
         return PostSummary(
             title: post.title, url: routes.url(path), permalink: permalink,
-            dateDisplay: post.date.displayDay(in: timeZone),
+            dateDisplay: post.date.displayDay(in: timeZone, strings: strings),
             dateISO: day, dateRFC3339: post.date.rfc3339(in: timeZone), summary: post.summary, isDraft: post.isDraft,
             isScheduled: post.isScheduled, tagsHTML: html, sitemapEntry: sitemapEntry)
     }
@@ -814,10 +876,22 @@ struct SiteRenderer: Sendable {
         return [tagIndex] + related.map(\.key)
     }
 
+    /// `lang` and `dir` of a post or page written in a language of its own: `dir` only where its
+    /// direction is not the site's, which the page already has.
+    private func languageAttributes(_ language: String?, into details: inout TemplateObject) {
+        guard let language else { return }
+        details["lang"] = .text(language)
+        let rightToLeft = SiteStrings.isRightToLeft(language)
+        if rightToLeft != strings.isRightToLeft { details["dir"] = .text(rightToLeft ? "rtl" : "ltr") }
+    }
+
     private func paginationContext(_ pagination: Pagination, firstPagePath: String) -> TemplateObject {
         var context: TemplateObject = [
             "page": .number(pagination.page), "page_count": .number(pagination.pageCount),
             "is_first": .flag(pagination.page == 1), "has_many": .flag(pagination.pageCount > 1),
+            "page_text": .text(strings.text("page_number", ["page": String(pagination.page)])),
+            "position_text": .text(
+                strings.text("page_of", ["page": String(pagination.page), "pages": String(pagination.pageCount)])),
         ]
         if pagination.page > 1 {
             context["newer_url"] = .text(
@@ -922,7 +996,11 @@ struct SiteRenderer: Sendable {
 
     /// A page that sends the reader on to another (a tag's, a post's): a refresh for browsers, a
     /// canonical link for search engines, and a plain link for the rest; no script.
-    private func redirectPage(at file: String, to path: String, title: String, saying sentence: String) -> String {
+    ///
+    /// The link is `placeholder` in the string `sentence`.
+    private func redirectPage(
+        at file: String, to path: String, title: String, sentence: String, placeholder: String
+    ) -> String {
         var link = routes.url(path)
         // With `relative_links`, opened from the file system, a link from the root would lead to
         // the disk's root.
@@ -935,9 +1013,11 @@ struct SiteRenderer: Sendable {
         let url = HTMLEscaping.escaped(link)
         let permalink = HTMLEscaping.escaped(routes.permalink(path))
         let name = HTMLEscaping.escaped(title)
+        let text = Self.sentenceHTML(strings.text(sentence), links: [placeholder: (url, title)])
+        let direction = strings.isRightToLeft ? #" dir="rtl""# : ""
         return """
             <!doctype html>
-            <html lang="\(HTMLEscaping.escaped(site.config.language))">
+            <html lang="\(HTMLEscaping.escaped(site.config.language))"\(direction)>
             <head>
             <meta charset="utf-8">
             <title>\(name)</title>
@@ -946,7 +1026,7 @@ struct SiteRenderer: Sendable {
             <meta http-equiv="refresh" content="0; url=\(url)">
             </head>
             <body>
-            <p>\(sentence) <a href="\(url)">\(name)</a>.</p>
+            <p>\(text)</p>
             </body>
             </html>
 
@@ -966,7 +1046,7 @@ struct SiteRenderer: Sendable {
             let number = Int(month) ?? 1
             months.append(
                 .object([
-                    "month": .text(month), "name": .text(ContentDate.monthNames[number - 1]),
+                    "month": .text(month), "name": .text(strings.monthName(number)),
                     "count": .number(posts.count), "posts": .list(posts),
                 ]))
             yearCount += posts.count
@@ -995,7 +1075,10 @@ struct SiteRenderer: Sendable {
             posts.append(.shared(listed(index)))
         }
         closeYear()
-        return ["years": .list(years), "post_count": .number(site.posts.count)]
+        return [
+            "years": .list(years), "post_count": .number(site.posts.count),
+            "post_count_text": .text(strings.counted("post_count", site.posts.count)),
+        ]
     }
 
     private func sitemapContext() -> TemplateObject {

@@ -6,18 +6,18 @@ extension BuiltInTheme {
     static let files: [String: String] = [
         "404.mustache": #"""
 {{<base}}
-{{$title}}Page not found · {{site.title}}{{/title}}
+{{$title}}{{strings.page_not_found}} · {{site.title}}{{/title}}
 {{$content}}
-<h1>Page not found</h1>
-<p>There is nothing at this address. Try the <a href="{{site.home_url}}">latest posts</a> or the <a href="{{site.tags_url}}">list of tags</a>.</p>
+<h1>{{strings.page_not_found}}</h1>
+<p>{{{not_found_html}}}</p>
 {{/content}}
 {{/base}}
 """# + "\n",
         "archive.mustache": #"""
 {{<base}}
 {{$content}}
-<h1>Archive</h1>
-<p class="meta">{{archive.post_count}} posts</p>
+<h1>{{strings.archive}}</h1>
+<p class="meta">{{archive.post_count_text}}</p>
 {{#archive.years}}
 <section class="archive-year" aria-labelledby="archive-{{year}}">
 <h2 id="archive-{{year}}">{{year}} <span class="count">{{count}}</span></h2>
@@ -95,8 +95,8 @@ body {
 .container { max-width: var(--measure); margin: 0 auto; padding: 0 1.25rem; }
 a { color: var(--accent); text-underline-offset: 0.15em; }
 a:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; border-radius: 2px; }
-.skip-link { position: absolute; left: -999px; }
-.skip-link:focus { left: 1rem; top: 1rem; background: var(--bg); padding: 0.5rem 1rem; z-index: 10; }
+.skip-link { position: absolute; inset-inline-start: -999px; }
+.skip-link:focus { inset-inline-start: 1rem; top: 1rem; background: var(--bg); padding: 0.5rem 1rem; z-index: 10; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .site-header { border-bottom: 1px solid var(--rule); margin-bottom: 2rem; }
 .site-header .container { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 0.5rem 1.5rem; padding-top: 1rem; padding-bottom: 1rem; }
@@ -119,7 +119,7 @@ h1 { font-size: 2rem; margin: 0 0 0.5rem; }
 .tag-index { list-style: none; display: flex; flex-wrap: wrap; gap: 0.5rem; padding: 0; }
 .tag-index .count { color: var(--muted); font-size: 0.8rem; }
 .content img { max-width: 100%; height: auto; }
-.content pre { background: var(--code-bg); padding: 1rem; overflow-x: auto; border-radius: 6px; font-size: 0.828rem; line-height: 1.5; }
+.content pre { direction: ltr; text-align: left; background: var(--code-bg); padding: 1rem; overflow-x: auto; border-radius: 6px; font-size: 0.828rem; line-height: 1.5; }
 .content pre code { font-size: inherit; }
 .content code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "Liberation Mono", monospace; font-size: 0.92em; }
 /* Highlighted code (built at build time): every token colour is at least 4.5:1 on the code
@@ -140,13 +140,13 @@ h1 { font-size: 2rem; margin: 0 0 0.5rem; }
 pre.code .line.marked { display: block; background: var(--code-marked-bg); margin: 0 -1rem; padding: 0 1rem; }
 pre.numbered { counter-reset: line; }
 pre.numbered .line { counter-increment: line; }
-pre.numbered .line::before { content: counter(line); display: inline-block; min-width: 2.5ch; margin-right: 1.25ch; text-align: right; color: var(--muted); }
+pre.numbered .line::before { content: counter(line); display: inline-block; min-width: 2.5ch; margin-inline-end: 1.25ch; text-align: end; color: var(--muted); }
 .content :not(pre) > code { background: var(--code-bg); padding: 0.1em 0.3em; border-radius: 4px; }
 .content table { border-collapse: collapse; display: block; overflow-x: auto; margin: 1rem 0; }
-.content th, .content td { border: 1px solid var(--rule); padding: 0.4rem 0.7rem; text-align: left; }
-.content blockquote { margin: 1rem 0; padding: 0 1rem; border-left: 4px solid var(--rule); color: var(--muted); }
+.content th, .content td { border: 1px solid var(--rule); padding: 0.4rem 0.7rem; text-align: start; }
+.content blockquote { margin: 1rem 0; padding: 0 1rem; border-inline-start: 4px solid var(--rule); color: var(--muted); }
 .content hr { border: 0; border-top: 1px solid var(--rule); margin: 2rem 0; }
-.content li > input[type="checkbox"] { margin-right: 0.4rem; }
+.content li > input[type="checkbox"] { margin-inline-end: 0.4rem; }
 .content .footnotes { font-size: 0.9rem; color: var(--muted); border-top: 1px solid var(--rule); margin-top: 2rem; }
 .archive-year h2 .count, .archive-year h3 .count { color: var(--muted); font-size: 0.8em; font-weight: normal; }
 .archive-year h3 { font-size: 1rem; margin: 1rem 0 0.4rem; }
@@ -157,10 +157,10 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 .related-posts h2 { font-size: 1.15rem; }
 .related-posts ul { list-style: none; padding: 0; margin: 0; }
 .related-posts li { margin: 0 0 1rem; }
-.related-posts time { color: var(--muted); font-size: 0.85rem; margin-left: 0.35rem; }
-.toc { border-left: 3px solid var(--rule); padding: 0.25rem 0 0.25rem 1rem; margin: 1rem 0 1.5rem; font-size: 0.95rem; }
-.toc ol { margin: 0; padding-left: 1.25rem; }
-.toc > ol { padding-left: 1rem; }
+.related-posts time { color: var(--muted); font-size: 0.85rem; margin-inline-start: 0.35rem; }
+.toc { border-inline-start: 3px solid var(--rule); padding-block: 0.25rem; padding-inline: 1rem 0; margin: 1rem 0 1.5rem; font-size: 0.95rem; }
+.toc ol { margin: 0; padding-inline-start: 1.25rem; }
+.toc > ol { padding-inline-start: 1rem; }
 .post-nav, .pagination { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 1rem; margin: 2rem 0; }
 .pagination span { color: var(--muted); }
 """# + "\n",
@@ -197,7 +197,7 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 """# + "\n",
         "base.mustache": ##"""
 <!doctype html>
-<html lang="{{site.language}}">
+<html lang="{{site.language}}"{{#site.is_rtl}} dir="rtl"{{/site.is_rtl}}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -216,7 +216,7 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 {{$head}}{{/head}}
 </head>
 <body>
-<a class="skip-link" href="#main">Skip to content</a>
+<a class="skip-link" href="#main">{{strings.skip_to_content}}</a>
 {{> header}}
 <main id="main" class="container">
 {{$content}}{{/content}}
@@ -228,7 +228,7 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
         "footer.mustache": #"""
 <footer class="site-footer">
 <div class="container">
-<p>{{#site.author}}© {{site.author}} · {{/site.author}}<a href="{{site.feed_url}}">Atom feed</a> · Built with <a href="https://github.com/tagflow/tagflow">Tagflow</a></p>
+<p>{{#site.author}}© {{site.author}} · {{/site.author}}<a href="{{site.feed_url}}">{{strings.atom_feed}}</a> · {{{strings.built_with_html}}}</p>
 </div>
 </footer>
 """# + "\n",
@@ -236,15 +236,15 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 <header class="site-header">
 <div class="container">
 <a class="site-title" href="{{site.home_url}}">{{site.title}}</a>
-<nav aria-label="Site">
+<nav aria-label="{{strings.site_navigation}}">
 <ul>
-<li><a href="{{site.home_url}}">Posts</a></li>
-<li><a href="{{site.tags_url}}">Tags</a></li>
-<li><a href="{{site.archive_url}}">Archive</a></li>
+<li><a href="{{site.home_url}}">{{strings.posts}}</a></li>
+<li><a href="{{site.tags_url}}">{{strings.tags}}</a></li>
+<li><a href="{{site.archive_url}}">{{strings.archive}}</a></li>
 {{#site.pages}}
 <li><a href="{{url}}">{{title}}</a></li>
 {{/site.pages}}
-<li><a href="{{site.feed_url}}">Feed</a></li>
+<li><a href="{{site.feed_url}}">{{strings.feed}}</a></li>
 </ul>
 </nav>
 </div>
@@ -252,7 +252,7 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 """# + "\n",
         "home.mustache": #"""
 {{<base}}
-{{$title}}{{site.title}}{{^pagination.is_first}} · Page {{pagination.page}}{{/pagination.is_first}}{{/title}}
+{{$title}}{{site.title}}{{^pagination.is_first}} · {{pagination.page_text}}{{/pagination.is_first}}{{/title}}
 {{$content}}
 {{#pagination.is_first}}
 {{#site.description}}
@@ -263,7 +263,7 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 {{#pagination.is_first}}
 {{#cloud_html}}
 <section class="home-tags" aria-labelledby="home-tags">
-<h2 id="home-tags">Tags</h2>
+<h2 id="home-tags">{{strings.tags}}</h2>
 {{{cloud_html}}}
 </section>
 {{/cloud_html}}
@@ -280,7 +280,7 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
         "page.mustache": #"""
 {{<base}}
 {{$content}}
-<article class="page">
+<article class="page"{{#page.lang}} lang="{{page.lang}}"{{/page.lang}}{{#page.dir}} dir="{{page.dir}}"{{/page.dir}}>
 <h1>{{page.title}}</h1>
 <div class="content">
 {{{page.content}}}
@@ -291,13 +291,13 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 """# + "\n",
         "pagination.mustache": #"""
 {{#pagination.has_many}}
-<nav class="pagination" aria-label="Pages">
+<nav class="pagination" aria-label="{{strings.pages}}">
 {{#pagination.newer_url}}
-<a href="{{pagination.newer_url}}" rel="prev">← Newer</a>
+<a href="{{pagination.newer_url}}" rel="prev">{{strings.newer_arrow}} {{strings.newer}}</a>
 {{/pagination.newer_url}}
-<span>Page {{pagination.page}} of {{pagination.page_count}}</span>
+<span>{{pagination.position_text}}</span>
 {{#pagination.older_url}}
-<a href="{{pagination.older_url}}" rel="next">Older →</a>
+<a href="{{pagination.older_url}}" rel="next">{{strings.older}} {{strings.older_arrow}}</a>
 {{/pagination.older_url}}
 </nav>
 {{/pagination.has_many}}
@@ -306,7 +306,7 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 <li class="post-summary">
 <article>
 <h2><a href="{{url}}">{{title}}</a></h2>
-<p class="meta"><time datetime="{{date_rfc3339}}">{{date_display}}</time>{{#is_draft}} · <span class="draft">Draft</span>{{/is_draft}}{{#is_scheduled}} · <span class="draft">Scheduled</span>{{/is_scheduled}}</p>
+<p class="meta"><time datetime="{{date_rfc3339}}">{{date_display}}</time>{{#is_draft}} · <span class="draft">{{strings.draft}}</span>{{/is_draft}}{{#is_scheduled}} · <span class="draft">{{strings.scheduled}}</span>{{/is_scheduled}}</p>
 <p class="summary">{{summary}}</p>
 {{> tag-list}}
 </article>
@@ -320,16 +320,16 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 <meta property="article:published_time" content="{{post.date_rfc3339}}">
 {{/head}}
 {{$content}}
-<article class="post">
+<article class="post"{{#post.lang}} lang="{{post.lang}}"{{/post.lang}}{{#post.dir}} dir="{{post.dir}}"{{/post.dir}}>
 <header class="post-header">
 <h1>{{post.title}}</h1>
-<p class="meta"><time datetime="{{post.date_rfc3339}}">{{post.date_display}}</time>{{#post.updated_display}} · updated <time datetime="{{post.updated_rfc3339}}">{{post.updated_display}}</time>{{/post.updated_display}} · {{post.reading_minutes}} min read{{#post.is_draft}} · <span class="draft">Draft</span>{{/post.is_draft}}{{#post.is_scheduled}} · <span class="draft">Scheduled</span>{{/post.is_scheduled}}</p>
+<p class="meta"><time datetime="{{post.date_rfc3339}}">{{post.date_display}}</time>{{#post.updated_display}} · {{strings.updated}} <time datetime="{{post.updated_rfc3339}}">{{post.updated_display}}</time>{{/post.updated_display}} · {{post.reading_time}}{{#post.is_draft}} · <span class="draft">{{strings.draft}}</span>{{/post.is_draft}}{{#post.is_scheduled}} · <span class="draft">{{strings.scheduled}}</span>{{/post.is_scheduled}}</p>
 {{#post}}
 {{> tag-list}}
 {{/post}}
 </header>
 {{#post.toc}}
-<nav class="toc" aria-label="Contents">
+<nav class="toc" aria-label="{{strings.contents}}">
 {{{post.toc}}}
 </nav>
 {{/post.toc}}
@@ -338,8 +338,8 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 </div>
 </article>
 {{#post.has_related}}
-<aside class="related-posts" aria-label="Related posts">
-<h2>Related posts</h2>
+<aside class="related-posts" aria-label="{{strings.related_posts}}">
+<h2>{{strings.related_posts}}</h2>
 <ul>
 {{#post.related}}
 <li><a href="{{url}}">{{title}}</a> <time datetime="{{date_rfc3339}}">{{date_display}}</time>
@@ -349,12 +349,12 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 </ul>
 </aside>
 {{/post.has_related}}
-<nav class="post-nav" aria-label="More posts">
+<nav class="post-nav" aria-label="{{strings.more_posts}}">
 {{#post.newer}}
-<a class="newer" href="{{url}}" rel="prev">← {{title}}</a>
+<a class="newer" href="{{url}}" rel="prev">{{strings.newer_arrow}} {{title}}</a>
 {{/post.newer}}
 {{#post.older}}
-<a class="older" href="{{url}}" rel="next">{{title}} →</a>
+<a class="older" href="{{url}}" rel="next">{{title}} {{strings.older_arrow}}</a>
 {{/post.older}}
 </nav>
 {{/content}}
@@ -374,7 +374,7 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 {{/tags_html}}
 {{^tags_html}}
 {{#has_tags}}
-<ul class="tag-list" aria-label="Tags">
+<ul class="tag-list" aria-label="{{strings.tags}}">
 {{#tags}}
 <li><a href="{{url}}" rel="tag">{{name}}</a></li>
 {{/tags}}
@@ -384,13 +384,13 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 """# + "\n",
         "tag.mustache": #"""
 {{<base}}
-{{$title}}{{tag.name}} · {{site.title}}{{^pagination.is_first}} · Page {{pagination.page}}{{/pagination.is_first}}{{/title}}
+{{$title}}{{tag.name}} · {{site.title}}{{^pagination.is_first}} · {{pagination.page_text}}{{/pagination.is_first}}{{/title}}
 {{$head}}
 <link rel="alternate" type="application/atom+xml" title="{{tag.name}} · {{site.title}}" href="{{tag.feed_url}}">
 {{/head}}
 {{$content}}
-<h1>Tagged “{{tag.name}}”</h1>
-<p class="meta">{{tag.count}} {{tag.posts_word}} · <a href="{{site.tags_url}}">all tags</a></p>
+<h1>{{tag.heading}}</h1>
+<p class="meta">{{tag.count_text}} · <a href="{{site.tags_url}}">{{strings.all_tags_link}}</a></p>
 {{#related_html}}
 {{{related_html}}}
 {{/related_html}}
@@ -406,8 +406,8 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
         "tags.mustache": #"""
 {{<base}}
 {{$content}}
-<h1>Tags</h1>
-<p class="meta">{{tag_count}} tags across {{post_count}} posts</p>
+<h1>{{strings.tags}}</h1>
+<p class="meta">{{summary_text}}</p>
 {{#cloud_html}}
 {{{cloud_html}}}
 {{/cloud_html}}

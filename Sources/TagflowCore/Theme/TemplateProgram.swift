@@ -524,13 +524,21 @@ extension TemplateProgram {
                 }
                 return (nil, -1)
             }
-            if level >= 0 {
+            if level == 0, name.pointee.firstHash == Self.buildWideHash, name.pointee.first == Self.buildWideName {
+                // The same on every page of a build: a text that read it may still be kept.
+            } else if level >= 0 {
                 read(downTo: level)
             } else {
                 miss(name.pointee.first)
             }
             return found
         }
+
+        /// The name in a page's context whose value is the same on every page of a build (the
+        /// theme's words in the site's language, made from the settings, whose change is a full
+        /// build): lists of posts read it (`{{strings.draft}}`) and are kept all the same.
+        static let buildWideName = "strings"
+        static let buildWideHash = TemplateObject.hash(buildWideName)
 
         private static func descend(
             _ path: UnsafeBufferPointer<(part: String, hash: UInt64)>, from value: TemplateValue

@@ -63,6 +63,20 @@ import Testing
         #expect(item.keptCount == 2 && item.reuseCount == 1, "another body keeps a text of its own")
     }
 
+    /// The page's `strings` are the same on every page of a build: a list entry that shows one
+    /// is kept all the same, where any other name of the page keeps it from being kept.
+    @Test func theStringsOfThePageDoNotKeepAnEntryFromBeingKept() throws {
+        let sources = ["list": "{{#items}}[{{name}} {{strings.draft}}]{{/items}}"]
+        let parsed = try sources.mapValues { try MustacheTemplate(string: Theme.escapingPragma + $0) }
+        let program = try #require(TemplateProgram(parsed, escaping: Theme.escapingContentType))
+        let item = SharedContext(["name": "x"])
+        for _ in 1...2 {
+            #expect(
+                try program.render(["items": [item], "strings": ["draft": "Entwurf"]], with: "list") == "[x Entwurf]")
+        }
+        #expect(item.keptCount == 1 && item.reuseCount == 1)
+    }
+
     /// A section body's text is kept in a shared context only when it read nothing below it on
     /// the stack, and a kept text is what rendering again would give.
     @Test func keepsOnlyWhatDependsOnTheSharedContextAlone() throws {
