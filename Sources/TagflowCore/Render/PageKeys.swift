@@ -169,7 +169,7 @@ extension SiteRenderer {
     /// prepared with content digests.
     func key(of job: Job) -> Digest? {
         guard let keys else { return nil }
-        return key(of: job, keys)
+        return key(of: job, keys, siteLists: siteListsKey(keys))
     }
 
     /// ``key(of:)`` of each job, in order.
@@ -178,11 +178,23 @@ extension SiteRenderer {
     /// a dozen retains and releases per page, a third of making the keys.
     func keys(of jobs: some Sequence<Job>) -> [Digest?] {
         guard let keys else { return jobs.map { _ in nil } }
-        return jobs.map { key(of: $0, keys) }
+        let siteLists = siteListsKey(keys)
+        return jobs.map { key(of: $0, keys, siteLists: siteLists) }
     }
 
-    private func key(of job: Job, _ keys: PageKeys) -> Digest {
+    /// What `site.posts` and `site.tags` show, which every page gets when the theme reads them:
+    /// every post's summary and every tag's link.
+    private func siteListsKey(_ keys: PageKeys) -> Digest? {
+        guard theme.readsSiteLists else { return nil }
+        var digest = keys.allTags
+        digest.update(UInt64(keys.summaries.count))
+        for summary in keys.summaries { digest.update(summary) }
+        return digest
+    }
+
+    private func key(of job: Job, _ keys: PageKeys, siteLists: Digest?) -> Digest {
         var digest = keys.site
+        if let siteLists { digest.update(siteLists) }
         func add(_ kind: UInt64, _ pagination: Pagination? = nil) {
             digest.update(kind)
             if let pagination {

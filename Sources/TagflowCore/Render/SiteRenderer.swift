@@ -359,6 +359,7 @@ struct SiteRenderer: Sendable {
         }
         renderer.summaries = entries.map(\.0)
         renderer.listedPosts = entries.map(\.1)
+        renderer.makeSiteLists()
         guard let lists else { return renderer }
         let cloudsKept = reuse.map { $0.allTags == keys?.allTags } ?? false
         await renderer.drawLists(lists, clouds: cloudsKept ? (reuse?.homeCloudHTML, reuse?.cloudHTML) : nil) { index in
@@ -480,6 +481,7 @@ struct SiteRenderer: Sendable {
             summaries = entries.map(\.0)
             listedPosts = entries.map(\.1)
         }
+        makeSiteLists()
         guard let lists = hooks.tagListRenderer else { return diagnostics }
         let previousRelatedHTML = relatedHTML
         let clouds = keys.allTags == previousKeys.allTags ? (homeCloudHTML, cloudHTML) : nil
@@ -514,6 +516,7 @@ struct SiteRenderer: Sendable {
         for index in posts.keys where summaries.indices.contains(index) && listedPosts.indices.contains(index) {
             (summaries[index], listedPosts[index]) = listEntry(of: index)
         }
+        makeSiteLists()
     }
 
     /// What a later ``prepared(digests:reusing:)`` can take from an earlier renderer, by key.
@@ -719,7 +722,30 @@ struct SiteRenderer: Sendable {
         ]
         // Mustache treats "" as true, so empty optional texts are left out rather than set.
         if !description.isEmpty { page["description"] = .text(description) }
-        return ["site": siteContext, "strings": stringsContext, "page": .object(page)]
+        return ["site": siteValue, "strings": stringsContext, "page": .object(page)]
+    }
+
+    /// `site` with `posts` and `site.tags` for a theme that reads them (``Theme/readsSiteLists``),
+    /// made once for every page by ``makeSiteLists()``.
+    private var siteWithLists: TemplateValue?
+
+    /// The `site` object of every page and feed.
+    private var siteValue: TemplateValue {
+        guard theme.readsSiteLists else { return siteContext }
+        return siteWithLists ?? withSiteLists()
+    }
+
+    /// Makes `site.posts` (every post as lists show it, newest first) and `site.tags` (every
+    /// tag, in the taxonomy's order) from the list entries, if the theme reads them.
+    private mutating func makeSiteLists() {
+        siteWithLists = theme.readsSiteLists ? withSiteLists() : nil
+    }
+
+    private func withSiteLists() -> TemplateValue {
+        guard case .object(var object) = siteContext else { return siteContext }
+        object["posts"] = .list(site.posts.indices.map { .shared(listed($0)) })
+        object["tags"] = .list(tagLinks.map { .object(tagContext($0)) })
+        return .object(object)
     }
 
     /// The `strings` object of every page: each string by key, and the footer's sentence with its
@@ -968,7 +994,7 @@ struct SiteRenderer: Sendable {
         let entries = feedEntries(indices).map { site.posts[$0] }
         let updated = entries.map { $0.updated ?? $0.date }.max() ?? ContentDate(secondsSince1970: 0)
         return [
-            "site": siteContext,
+            "site": siteValue,
             "feed": .object([
                 "title": .text(title), "permalink": .text(routes.permalink(path)), "alternate": .text(alternate),
                 "id": .text(id), "full_content": .flag(fullContent),

@@ -11,6 +11,9 @@ public struct Theme: Sendable {
     let program: TemplateProgram?
     /// Every template's name, and where it came from (`templates/post.mustache` or `built-in`).
     public let origins: [String: String]
+    /// Whether a template may read `site.posts` or `site.tags`: only then are they made, and
+    /// every page depends on every post and tag (see ``readsSiteLists(_:)``).
+    var readsSiteLists = false
 
     /// Templates every site needs.
     static let requiredTemplates = ["home", "post", "page", "tags", "archive", "tag", "404", "atom", "sitemap"]
@@ -135,7 +138,16 @@ public struct Theme: Sendable {
         return Theme(
             library: MustacheLibrary(templates: parsed),
             program: TemplateProgram(parsed, escaping: Self.escapingContentType),
-            origins: sources.mapValues(\.path))
+            origins: sources.mapValues(\.path), readsSiteLists: sources.values.contains { readsSiteLists($0.text) })
+    }
+
+    /// Whether a template's text may read `site.posts` or `site.tags`: it names one, or opens a
+    /// section on `site` itself, inside which `{{posts}}` would be `site.posts`.
+    ///
+    /// Read from the text rather than the parse, so that it holds for templates only
+    /// swift-mustache renders too; a false alarm only costs the lists being made.
+    static func readsSiteLists(_ text: String) -> Bool {
+        text.contains(/site\.(posts|tags)\b/) || text.contains(/\{\{[#^]\s*site\s*\}\}/)
     }
 
     /// A line put before every template so that `{{name}}` escapes through ``HTMLEscaping``.

@@ -136,4 +136,21 @@ import Testing
                 "\(path) changed: run scripts/embed-files.py")
         }
     }
+
+    /// `site.posts` and `site.tags` are made, and every page depends on them, only for a theme
+    /// that may read them.
+    @Test func knowsWhetherATemplateReadsTheSiteLists() throws {
+        let fixture = try SiteFixture("-- site.yml --\ntitle: T\n")
+        defer { fixture.remove() }
+        #expect(try !Theme.load(siteRoot: fixture.site, folder: "templates").readsSiteLists)
+        for (text, reads) in [
+            ("{{#site.posts}}{{title}}{{/site.posts}}", true), ("{{site.tags.0.name}}", true),
+            ("{{# site }}{{posts}}{{/ site }}", true), ("{{^site}}none{{/site}}", true),
+            ("{{site.title}} {{#posts}}{{title}}{{/posts}} {{site.posts_count}}", false),
+        ] {
+            #expect(Theme.readsSiteLists(text) == reads, "\(text)")
+        }
+        try fixture.write("templates/footer.mustache", "{{#site.tags}}{{name}}{{/site.tags}}")
+        #expect(try Theme.load(siteRoot: fixture.site, folder: "templates").readsSiteLists)
+    }
 }
