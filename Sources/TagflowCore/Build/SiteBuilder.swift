@@ -451,7 +451,7 @@ public struct SiteBuilder: Sendable {
                         message: "a page cannot use the slug '\(page.slug)': the site's own pages live there",
                         hint: "set another `slug:` in its front matter")))
         }
-        return problems + aliasProblems(posts: posts, pages: pages)
+        return problems + aliasProblems(posts: posts, pages: pages) + SeriesIndex.problems(posts: posts)
     }
 
     /// An alias may not stand where a post, a page, another alias or the site's own pages are:

@@ -22,7 +22,7 @@ struct FrontMatterReader {
     /// Keys with a meaning; the rest reach templates as `params`.
     static let postKeys: Set<String> = [
         "title", "date", "updated", "tags", "draft", "slug", "summary", "description", "template", "toc",
-        "aliases", "lang",
+        "aliases", "lang", "series", "series_part",
     ]
 
     init(path: String, text: String, mapping: YAMLMapping, timeZone: TimeZone, templateNames: Set<String>) {
@@ -85,12 +85,13 @@ struct FrontMatterReader {
         let template = self.template()
         let aliases = self.aliases()
         let language = self.language()
+        let series = self.series()
         guard let date, let slug, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
         return Post(
             sourcePath: path, title: title, date: date, updated: updated, slug: slug, tags: tags, isDraft: draft,
             summary: summary, description: description, template: template, params: params(), body: body,
             tagsLocation: mapping.entry("tags").map { SourceLocation(path: path, line: $0.line, column: $0.column) },
-            showsTableOfContents: toc, aliases: aliases, language: language)
+            showsTableOfContents: toc, aliases: aliases, language: language, series: series)
     }
 
     mutating func page(body: RenderedMarkdown) -> Page? {
@@ -211,9 +212,44 @@ struct FrontMatterReader {
         return tags
     }
 
+    /// `series:` (a name, or a list of one, as Hugo's taxonomy writes it) and `series_part:`.
+    private mutating func series() -> PostSeries? {
+        let partEntry = mapping.entry("series_part")
+        var part: Int?
+        if let partEntry {
+            if case .int(let number) = partEntry.value, (1...PostSeries.maximumPart).contains(number) {
+                part = number
+            } else {
+                error(partEntry, "'series_part' must be a whole number from 1 to \(PostSeries.maximumPart)")
+            }
+        }
+        guard let entry = mapping.entry("series"), entry.value != .null else {
+            if let partEntry { error(partEntry, "'series_part' needs a `series:` to be a part of") }
+            return nil
+        }
+        let name: String?
+        switch entry.value {
+        case .string, .int, .double: name = entry.value.scalarText
+        case .list(let items) where items.count == 1: name = items[0].scalarText
+        case .list(let items) where items.count > 1:
+            error(entry, "a post belongs to one series, not \(items.count)", hint: "keep one name in `series:`")
+            return nil
+        default: name = nil
+        }
+        guard let name = name.map(TagKey.cleanedSpelling), !name.isEmpty else {
+            error(entry, "'series' must be a name, not \(entry.value.kindName)")
+            return nil
+        }
+        let at = partEntry ?? entry
+        return PostSeries(
+            name: name, part: part, location: SourceLocation(path: path, line: at.line, column: at.column))
+    }
+
     /// `lang:`, a language tag (`de`, `pt-BR`, `zh-Hant`), which becomes an HTML `lang` attribute.
     private mutating func language() -> String? {
-        guard let entry = mapping.entry("lang"), let tag = string("lang") else { return nil }
+        guard let entry = mapping.entry("lang"), let written = string("lang") else { return nil }
+        // `en_US`, as locales are often written, is the tag `en-US`.
+        let tag = written.replacingOccurrences(of: "_", with: "-")
         let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
         let valid =
             subtags.first.map { (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isLetter } } ?? false
@@ -221,7 +257,7 @@ struct FrontMatterReader {
                 (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
             }
         guard valid else {
-            error(entry, "'lang' must be a language tag such as 'de' or 'pt-BR', not '\(tag)'")
+            error(entry, "'lang' must be a language tag such as 'de' or 'pt-BR', not '\(written)'")
             return nil
         }
         return tag

@@ -159,19 +159,28 @@ public struct Post: Sendable, Hashable {
         }
     }
 
+    /// The series it belongs to (`series:`), and its part.
+    public var series: PostSeries? {
+        get { storage.fields.series }
+        _modify {
+            makeUnique()
+            yield &storage.fields.series
+        }
+    }
+
     /// Creates a post.
     public init(
         sourcePath: String, title: String, date: ContentDate, updated: ContentDate?, slug: Slug, tags: [String],
         isDraft: Bool, summary: String, description: String, template: String?, params: YAMLMapping,
         body: RenderedMarkdown, tagsLocation: SourceLocation? = nil, showsTableOfContents: Bool? = nil,
-        aliases: [String] = [], language: String? = nil
+        aliases: [String] = [], language: String? = nil, series: PostSeries? = nil
     ) {
         storage = Storage(
             Fields(
                 sourcePath: sourcePath, title: title, date: date, updated: updated, slug: slug, tags: tags,
                 isDraft: isDraft, summary: summary, description: description, template: template, params: params,
                 body: body, tagKeys: tags.map(TagKey.init), tagsLocation: tagsLocation,
-                showsTableOfContents: showsTableOfContents, aliases: aliases, language: language))
+                showsTableOfContents: showsTableOfContents, aliases: aliases, language: language, series: series))
     }
 
     public static func == (lhs: Post, rhs: Post) -> Bool {
@@ -204,6 +213,7 @@ public struct Post: Sendable, Hashable {
         var showsTableOfContents: Bool?
         var aliases: [String]
         var language: String?
+        var series: PostSeries?
         var isScheduled = false
     }
 

@@ -217,6 +217,12 @@ extension SiteRenderer {
             let related = relatedPosts.indices.contains(index) ? relatedPosts[index] : []
             digest.update(UInt64(related.count))
             for other in related { digest.update(keys.summaries[other]) }
+            // Its series: every part's title, link and date, in order.
+            if let place = series.membership[index] {
+                let members = series.series[place.series].posts
+                digest.update(UInt64(members.count))
+                for member in members { digest.update(keys.summaries[member]) }
+            }
             // The links to the newer and older posts.
             for neighbour in stride(from: index - 1, through: index + 1, by: 2) {
                 if keys.summaries.indices.contains(neighbour) {

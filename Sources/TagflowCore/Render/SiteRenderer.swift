@@ -128,6 +128,7 @@ struct SiteRenderer: Sendable {
         self.tagLinks = Self.tagLinks(of: site, routes: routes)
         self.aliasRedirects = Self.aliasRedirects(of: site)
         self.pageRedirects = Self.pageRedirects(of: site)
+        self.series = SeriesIndex(posts: site.posts)
         self.siteContext = Self.makeSiteContext(site: site, hooks: hooks, routes: routes, strings: strings)
         self.fileLinks = FileLinks(site: site, routes: routes)
         self.postTagContexts = Self.postTagContexts(tagLinks, reads: tagCountReads)
@@ -137,6 +138,11 @@ struct SiteRenderer: Sendable {
     let images: ContentImages
     /// The theme's words in the site's language.
     let strings: SiteStrings
+    /// The series of the posts.
+    ///
+    /// Edits in place keep every post's series and part (``IncrementalBuilder``), so this is
+    /// made once.
+    let series: SeriesIndex
     /// The URLs of links to Markdown files.
     let fileLinks: FileLinks
     /// Where pages note that they showed a tag's count in a post's tag list (see ``init(site:theme:hooks:images:tagCountReads:)``).
@@ -608,6 +614,7 @@ struct SiteRenderer: Sendable {
             details["reading_minutes"] = .number(minutes)
             details["reading_time"] = .text(strings.counted("reading_time", minutes))
             languageAttributes(post.language, into: &details)
+            if let series = seriesContext(of: index) { details["series"] = .object(series) }
             if post.showsTableOfContents ?? site.config.markdown.toc,
                 let toc = TableOfContents.html(for: post.body.headings)
             {
@@ -900,6 +907,26 @@ struct SiteRenderer: Sendable {
         }
         let related = shared.sorted { lhs, rhs in lhs.value != rhs.value ? lhs.value > rhs.value : lhs.key < rhs.key }
         return [tagIndex] + related.map(\.key)
+    }
+
+    /// A post's series: its name, the post's part, and every part in order.
+    private func seriesContext(of index: Int) -> TemplateObject? {
+        guard let place = series.membership[index] else { return nil }
+        let members = series.series[place.series].posts
+        let part = String(place.position + 1)
+        return [
+            "name": .text(series.series[place.series].name), "part": .number(place.position + 1),
+            "count": .number(members.count),
+            "part_text": .text(strings.text("series_part", ["part": part, "parts": String(members.count)])),
+            "posts": .list(
+                members.enumerated().map { position, member in
+                    let summary = summaries.indices.contains(member) ? summaries[member] : makeSummary(of: member)
+                    return .object([
+                        "title": .text(summary.title), "url": .text(summary.url), "part": .number(position + 1),
+                        "date_display": .text(summary.dateDisplay), "is_current": .flag(member == index),
+                    ])
+                }),
+        ]
     }
 
     /// `lang` and `dir` of a post or page written in a language of its own: `dir` only where its

@@ -47,6 +47,8 @@ extension BuiltInStrings {
         "may": .text("Mai"), "june": .text("Juni"), "july": .text("Juli"), "august": .text("August"),
         "september": .text("September"), "october": .text("Oktober"), "november": .text("November"),
         "december": .text("Dezember"),
+        "series": .text("Serie"),
+        "series_part": .text("Teil {part} von {parts}"),
     ]
 
     static let french: [String: Phrase] = [
@@ -96,6 +98,8 @@ extension BuiltInStrings {
         "may": .text("mai"), "june": .text("juin"), "july": .text("juillet"), "august": .text("août"),
         "september": .text("septembre"), "october": .text("octobre"), "november": .text("novembre"),
         "december": .text("décembre"),
+        "series": .text("Série"),
+        "series_part": .text("Partie {part} sur {parts}"),
     ]
 
     static let spanish: [String: Phrase] = [
@@ -145,6 +149,8 @@ extension BuiltInStrings {
         "may": .text("mayo"), "june": .text("junio"), "july": .text("julio"), "august": .text("agosto"),
         "september": .text("septiembre"), "october": .text("octubre"), "november": .text("noviembre"),
         "december": .text("diciembre"),
+        "series": .text("Serie"),
+        "series_part": .text("Parte {part} de {parts}"),
     ]
 
     static let italian: [String: Phrase] = [
@@ -195,6 +201,8 @@ extension BuiltInStrings {
         "may": .text("maggio"), "june": .text("giugno"), "july": .text("luglio"), "august": .text("agosto"),
         "september": .text("settembre"), "october": .text("ottobre"), "november": .text("novembre"),
         "december": .text("dicembre"),
+        "series": .text("Serie"),
+        "series_part": .text("Parte {part} di {parts}"),
     ]
 
     static let portuguese: [String: Phrase] = [
@@ -244,6 +252,8 @@ extension BuiltInStrings {
         "may": .text("maio"), "june": .text("junho"), "july": .text("julho"), "august": .text("agosto"),
         "september": .text("setembro"), "october": .text("outubro"), "november": .text("novembro"),
         "december": .text("dezembro"),
+        "series": .text("Série"),
+        "series_part": .text("Parte {part} de {parts}"),
     ]
 
     static let dutch: [String: Phrase] = [
@@ -293,6 +303,8 @@ extension BuiltInStrings {
         "may": .text("mei"), "june": .text("juni"), "july": .text("juli"), "august": .text("augustus"),
         "september": .text("september"), "october": .text("oktober"), "november": .text("november"),
         "december": .text("december"),
+        "series": .text("Serie"),
+        "series_part": .text("Deel {part} van {parts}"),
     ]
 
     static let japanese: [String: Phrase] = [
@@ -341,6 +353,8 @@ extension BuiltInStrings {
         "january": .text("1月"), "february": .text("2月"), "march": .text("3月"), "april": .text("4月"), "may": .text("5月"),
         "june": .text("6月"), "july": .text("7月"), "august": .text("8月"), "september": .text("9月"),
         "october": .text("10月"), "november": .text("11月"), "december": .text("12月"),
+        "series": .text("シリーズ"),
+        "series_part": .text("全{parts}回中第{part}回"),
     ]
 
     static let chinese: [String: Phrase] = [
@@ -389,6 +403,8 @@ extension BuiltInStrings {
         "january": .text("1月"), "february": .text("2月"), "march": .text("3月"), "april": .text("4月"), "may": .text("5月"),
         "june": .text("6月"), "july": .text("7月"), "august": .text("8月"), "september": .text("9月"),
         "october": .text("10月"), "november": .text("11月"), "december": .text("12月"),
+        "series": .text("系列"),
+        "series_part": .text("第 {part} 篇，共 {parts} 篇"),
     ]
 
     static let korean: [String: Phrase] = [
@@ -437,6 +453,8 @@ extension BuiltInStrings {
         "january": .text("1월"), "february": .text("2월"), "march": .text("3월"), "april": .text("4월"), "may": .text("5월"),
         "june": .text("6월"), "july": .text("7월"), "august": .text("8월"), "september": .text("9월"),
         "october": .text("10월"), "november": .text("11월"), "december": .text("12월"),
+        "series": .text("시리즈"),
+        "series_part": .text("{parts}편 중 {part}편"),
     ]
 
     static let arabic: [String: Phrase] = [
@@ -492,6 +510,8 @@ extension BuiltInStrings {
         "may": .text("مايو"), "june": .text("يونيو"), "july": .text("يوليو"), "august": .text("أغسطس"),
         "september": .text("سبتمبر"), "october": .text("أكتوبر"), "november": .text("نوفمبر"),
         "december": .text("ديسمبر"),
+        "series": .text("سلسلة"),
+        "series_part": .text("الجزء {part} من {parts}"),
     ]
 
     static let hebrew: [String: Phrase] = [
@@ -541,5 +561,7 @@ extension BuiltInStrings {
         "may": .text("מאי"), "june": .text("יוני"), "july": .text("יולי"), "august": .text("אוגוסט"),
         "september": .text("ספטמבר"), "october": .text("אוקטובר"), "november": .text("נובמבר"),
         "december": .text("דצמבר"),
+        "series": .text("סדרה"),
+        "series_part": .text("חלק {part} מתוך {parts}"),
     ]
 }

@@ -55,5 +55,7 @@ enum BuiltInStrings {
         "april": .text("April"), "may": .text("May"), "june": .text("June"), "july": .text("July"),
         "august": .text("August"), "september": .text("September"), "october": .text("October"),
         "november": .text("November"), "december": .text("December"),
+        "series": .text("Series"),
+        "series_part": .text("Part {part} of {parts}"),
     ]
 }

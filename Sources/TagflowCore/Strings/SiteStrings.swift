@@ -43,7 +43,8 @@ public struct SiteStrings: Sendable, Hashable {
             key("tag_moved", "tag"), key("page_moved", "page"), key("tag_description", "tag", "site"),
             key("tags_description", "site"), key("archive_description", "site"), key("related_tags"),
             key("all_tags"), key("most_used_tags"), counted("show_all_tags"), counted("more_tags"),
-            key("date_format", "day", "month", "month_number", "year"),
+            key("date_format", "day", "month", "month_number", "year"), key("series"),
+            key("series_part", "part", "parts"),
         ] + monthKeys.map { key($0) }
     }()
 

@@ -159,6 +159,9 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 .related-posts li { margin: 0 0 1rem; }
 .related-posts time { color: var(--muted); font-size: 0.85rem; margin-inline-start: 0.35rem; }
 .toc { border-inline-start: 3px solid var(--rule); padding-block: 0.25rem; padding-inline: 1rem 0; margin: 1rem 0 1.5rem; font-size: 0.95rem; }
+.series { border: 1px solid var(--rule); border-radius: 6px; padding: 0.5rem 1rem; margin: 1rem 0 1.5rem; font-size: 0.95rem; }
+.series ol { margin: 0; padding-inline-start: 1.5rem; }
+.series [aria-current] { font-weight: 600; }
 .toc ol { margin: 0; padding-inline-start: 1.25rem; }
 .toc > ol { padding-inline-start: 1rem; }
 .post-nav, .pagination { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 1rem; margin: 2rem 0; }
@@ -328,6 +331,16 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 {{> tag-list}}
 {{/post}}
 </header>
+{{#post.series}}
+<nav class="series" aria-label="{{strings.series}}">
+<p class="meta">{{part_text}} · {{name}}</p>
+<ol>
+{{#posts}}
+<li>{{#is_current}}<span aria-current="page">{{title}}</span>{{/is_current}}{{^is_current}}<a href="{{url}}">{{title}}</a>{{/is_current}}</li>
+{{/posts}}
+</ol>
+</nav>
+{{/post.series}}
 {{#post.toc}}
 <nav class="toc" aria-label="{{strings.contents}}">
 {{{post.toc}}}

@@ -24,6 +24,7 @@ import Testing
             var draft = false
             var slug: String?
             var aliases: [String] = []
+            var series: String?
         }
 
         static let tagPool = ["Swift", "swift", "C", "C++", "C#", "async", "async/await", "Layout", "CSS", "日本語"]
@@ -38,7 +39,8 @@ import Testing
                     Post(
                         title: "Post \(index)", date: "2024-03-\(10 + index % 9)",
                         tags: [Self.tagPool[index % 10], Self.tagPool[(index * 3 + 1) % 10]],
-                        body: index == 4 ? "```chips\nSwift\nLayout\n```\n\nChips." : "Text \(index)."))
+                        body: index == 4 ? "```chips\nSwift\nLayout\n```\n\nChips." : "Text \(index).",
+                        series: index % 5 == 0 ? "Tour" : nil))
             }
         }
 
@@ -69,6 +71,7 @@ import Testing
             if post.draft { front += "draft: true\n" }
             if let slug = post.slug { front += "slug: \(slug)\n" }
             if !post.aliases.isEmpty { front += "aliases: [\(post.aliases.joined(separator: ", "))]\n" }
+            if let series = post.series { front += "series: \(series)\n" }
             try write(path, "---\n\(front)---\n\(post.body)\n")
         }
 
@@ -156,8 +159,8 @@ import Testing
             var changed: Set<String> = [path]
             let kind = [
                 "body", "title", "date", "add tag", "drop tag", "respell tag", "new post", "delete post",
-                "draft", "slug", "page", "new page", "alias",
-            ][step % 13]
+                "draft", "slug", "page", "new page", "alias", "series",
+            ][step % 14]
             switch kind {
             case "body": post.body += " More \(step)."
             case "title": post.title = "Retitled \(step)"
@@ -168,6 +171,7 @@ import Testing
             case "draft": post.draft.toggle()
             case "slug": post.slug = "moved-\(step)"
             case "alias": post.aliases.append("/old/\(step).html")
+            case "series": post.series = post.series == nil ? "Tour" : nil
             default: break
             }
             switch kind {

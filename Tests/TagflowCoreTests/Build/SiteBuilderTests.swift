@@ -15,7 +15,7 @@ import Testing
         ---
         title: "Second & last"
         tags: [Swift, "C#"]
-        series: Tests
+        topic: Tests
         ---
         The *second* post.
         -- posts/first.md --
@@ -72,7 +72,7 @@ import Testing
 
     @Test func paramsAndStaticFilesReachTheOutput() async throws {
         let fixture = try SiteFixture(
-            Self.smallSite + "\n-- templates/post.mustache --\n{{post.title}}|{{post.params.series}}\n")
+            Self.smallSite + "\n-- templates/post.mustache --\n{{post.title}}|{{post.params.topic}}\n")
         defer { fixture.remove() }
         try await SiteBuilder(siteRoot: fixture.site).build(to: fixture.output)
         #expect(try fixture.output("posts/second/index.html").hasPrefix("Second &amp; last|Tests"))

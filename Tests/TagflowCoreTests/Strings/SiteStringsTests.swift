@@ -260,7 +260,7 @@ import Testing
             -- pages/about.md --
             ---
             title: Über
-            lang: de-CH
+            lang: de_CH
             ---
             Über.
             """)
@@ -273,7 +273,7 @@ import Testing
         #expect(try fixture.output("posts/a/index.html").contains(#"<html lang="en">"#))
     }
 
-    @Test(arguments: ["fr_FR", "f", "de-", "en-toolongsubtag", "\"><script>"])
+    @Test(arguments: ["f", "de-", "en-toolongsubtag", "\"><script>", "fr FR"])
     func aMalformedLangIsAnErrorAtItsLine(lang: String) async throws {
         let fixture = try SiteFixture(
             """
