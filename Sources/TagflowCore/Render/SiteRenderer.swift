@@ -123,7 +123,7 @@ struct SiteRenderer: Sendable {
         self.timeZone = ContentDate.timeZone(named: site.config.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
         let strings = SiteStrings(language: site.config.language, overrides: site.config.strings)
         self.strings = strings
-        self.stringsContext = Self.makeStringsContext(strings, routes: routes)
+        self.stringsContext = Self.makeStringsContext(strings)
         self.tagCountReads = tagCountReads
         self.tagLinks = Self.tagLinks(of: site, routes: routes)
         self.aliasRedirects = Self.aliasRedirects(of: site)
@@ -759,7 +759,7 @@ struct SiteRenderer: Sendable {
     /// link.
     private let stringsContext: TemplateValue
 
-    private static func makeStringsContext(_ strings: SiteStrings, routes: Routes) -> TemplateValue {
+    private static func makeStringsContext(_ strings: SiteStrings) -> TemplateValue {
         var context = TemplateObject()
         for (key, text) in strings.all.sorted(by: { $0.key < $1.key }) { context[key] = .text(text) }
         context["built_with_html"] = .text(
