@@ -112,9 +112,7 @@ struct HugoReader {
         for index in documents.indices {
             shortcodes.convert(&documents[index], notes: &plan.notes)
         }
-        plan.documents = documents.sorted {
-            ($0.kind == .post ? 0 : 1, $0.destination) < ($1.kind == .post ? 0 : 1, $1.destination)
-        }
+        plan.documents = documents
         copyStatic(config, into: &plan)
         noteTheme(config, configPath: configPath, into: &plan)
         return plan

@@ -14,13 +14,13 @@ struct HugoShortcodes {
         self.contentFolder = contentFolder
         for document in documents {
             let relative = String(document.sourcePath.dropFirst(contentFolder.count + 1)).lowercased()
-            var keys = [relative, Self.withoutExtension(relative)]
+            var keys = [relative, SitePaths.withoutExtension(relative)]
             if document.isBundleIndex { keys.append(SitePaths.folder(of: relative)) }
             for key in keys { byPath[key] = document.destination }
             let name =
                 document.isBundleIndex
                 ? SitePaths.fileName(of: SitePaths.folder(of: relative))
-                : Self.withoutExtension(SitePaths.fileName(of: relative))
+                : SitePaths.withoutExtension(SitePaths.fileName(of: relative))
             byName[name] = byName[name] == nil ? document.destination : .some(nil)
         }
     }
@@ -120,13 +120,13 @@ struct HugoShortcodes {
         }
         candidates.append(lowered)
         for candidate in candidates {
-            for key in [candidate, Self.withoutExtension(candidate)] {
+            for key in [candidate, SitePaths.withoutExtension(candidate)] {
                 if let destination = byPath[key] {
                     return SitePaths.relativeLink(from: document.destination, to: destination) + anchor
                 }
             }
         }
-        let name = Self.withoutExtension(SitePaths.fileName(of: lowered))
+        let name = SitePaths.withoutExtension(SitePaths.fileName(of: lowered))
         if case .some(.some(let destination)) = byName[name] {
             return SitePaths.relativeLink(from: document.destination, to: destination) + anchor
         }
@@ -221,11 +221,5 @@ struct HugoShortcodes {
             }
         }
         return result
-    }
-
-    static func withoutExtension(_ path: String) -> String {
-        let name = SitePaths.fileName(of: path)
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path }
-        return String(path.dropLast(name.distance(from: dot, to: name.endIndex)))
     }
 }

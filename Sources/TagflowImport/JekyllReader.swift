@@ -119,9 +119,7 @@ struct JekyllReader {
         for index in documents.indices {
             liquid.convert(&documents[index], notes: &plan.notes)
         }
-        plan.documents = documents.sorted {
-            ($0.kind == .post ? 0 : 1, $0.destination) < ($1.kind == .post ? 0 : 1, $1.destination)
-        }
+        plan.documents = documents
         return plan
     }
 

@@ -14,7 +14,7 @@ struct LiquidTags {
             let relative = String(document.sourcePath.dropFirst(sourcePrefix.count))
             paths[relative] = document.destination
             if document.kind == .post, let range = relative.range(of: "_posts/") {
-                let inner = HugoShortcodes.withoutExtension(String(relative[range.upperBound...]))
+                let inner = SitePaths.withoutExtension(String(relative[range.upperBound...]))
                 posts[inner] = document.destination
                 posts[SitePaths.fileName(of: inner)] = posts[SitePaths.fileName(of: inner)] ?? document.destination
             }

@@ -40,6 +40,11 @@ public struct SiteImporter: Sendable {
         case .hugo: plan = try HugoReader(files: files, options: options).plan()
         case .jekyll: plan = try JekyllReader(files: files, options: options).plan()
         }
+        // Posts, then pages, each by destination: the order in which addresses are settled and
+        // files written, the same for every reader.
+        plan.documents.sort {
+            ($0.kind == .post ? 0 : 1, $0.destination) < ($1.kind == .post ? 0 : 1, $1.destination)
+        }
         var report = ImportReport()
         Self.settleAddresses(&plan, report: &report)
         report.notes = plan.notes.sorted { ($0.path, $0.line ?? 0) < ($1.path, $1.line ?? 0) }
@@ -79,7 +84,7 @@ public struct SiteImporter: Sendable {
             var document = plan.documents[index]
             // Two files for one place (`blog.md` beside `blog/index.md` in Jekyll): the second gets a number.
             if !destinations.insert(document.destination.lowercased()).inserted {
-                let stem = HugoShortcodes.withoutExtension(document.destination)
+                let stem = SitePaths.withoutExtension(document.destination)
                 let suffix = String(document.destination.dropFirst(stem.count))
                 var number = 2
                 while destinations.contains("\(stem)-\(number)\(suffix)".lowercased()) { number += 1 }

@@ -30,7 +30,18 @@ struct SourceFiles {
 
     func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: url(path).path) }
 
-    func isFolderWithFiles(_ path: String) -> Bool { !files(under: path).isEmpty && isFolder(path) }
+    /// Whether `path` is a folder holding a file somewhere under it (hidden ones aside); stops at
+    /// the first.
+    func isFolderWithFiles(_ path: String) -> Bool {
+        guard isFolder(path),
+            let enumerator = FileManager.default.enumerator(
+                at: url(path), includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        else { return false }
+        while let file = enumerator.nextObject() as? URL {
+            if (try? file.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true { return true }
+        }
+        return false
+    }
 
     func isFolder(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
@@ -83,6 +94,13 @@ struct SourceFiles {
 
 /// Paths inside the Tagflow site.
 enum SitePaths {
+    /// The path without its file name's extension (`posts/a.md` → `posts/a`; `.hidden` stays).
+    static func withoutExtension(_ path: String) -> String {
+        let name = fileName(of: path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path }
+        return String(path.dropLast(name.distance(from: dot, to: name.endIndex)))
+    }
+
     /// The link from one file of the site to another, relative to the first's folder
     /// (`posts/a.md` → `pages/about.md` is `../pages/about.md`).
     static func relativeLink(from file: String, to target: String) -> String {
