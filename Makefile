@@ -16,12 +16,9 @@
 # brew install cmark-gfm source-highlight). STATIC_STDLIB= turns static linking off;
 # STRIP= installs the binary with its symbols (125 MB rather than 74 MB on Linux x86-64).
 #
-# On Linux the binary is position-dependent, as Go links its programs (Hugo among them): a
-# position-independent one has about 106 000 relative relocations, which the loader applies at
-# every start, writing to and so copying about 1 MB of pages. That was 1 ms of every run (a
-# seventh of `tagflow --version`, 7% of a build with nothing to do) and 4 MiB of memory. Shared
-# libraries, the stack and the heap are still placed at random; PIE=yes keeps the binary's own
-# address random too.
+# The binary is position-independent, so the loader places its code at a random address as it
+# does every other program's (ASLR). PIE=no links a position-dependent one on Linux, which starts
+# a little faster (docs/performance.md, "The binary") at the cost of that protection.
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -31,8 +28,8 @@ INSTALL ?= install
 STATIC_STDLIB ?= --static-swift-stdlib
 SWIFT_BUILD_FLAGS ?=
 STRIP ?= -s
-PIE ?=
-LINK_FLAGS = $(if $(filter yes,$(PIE)),,$(if $(filter Linux,$(shell uname -s)),-Xlinker --no-pie))
+PIE ?= yes
+LINK_FLAGS = $(if $(filter no,$(PIE)),$(if $(filter Linux,$(shell uname -s)),-Xlinker --no-pie))
 
 BINARY = .build/release/tagflow
 
