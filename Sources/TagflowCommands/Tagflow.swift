@@ -17,52 +17,6 @@ public struct Tagflow: AsyncParsableCommand {
     )
 
     public init() {}
-
-    /// Parses `arguments` (without the program name) into the command to run, as
-    /// `parseAsRoot(_:)` does.
-    ///
-    /// ArgumentParser first parses every command line twice more, as requests for a completion
-    /// script (`--generate-completion-script`), before parsing it as a command: half a
-    /// millisecond of every run, on one core before anything else starts (a twentieth of a build
-    /// of a one-post site).
-    /// It skips that for a root command with a super-command name, and that name changes nothing
-    /// but help texts. So a command line without that flag is parsed with ``CommandLineParser``,
-    /// which has one; whatever that parse does not turn into one of this command's own
-    /// subcommands (help, the version, a usage error, `tagflow help`, no subcommand) is parsed
-    /// again as before, to print and fail as before.
-    public static func parseForRunning(_ arguments: [String]) throws -> any ParsableCommand {
-        try parsedWithoutCompletionRequests(arguments) ?? parseAsRoot(arguments)
-    }
-
-    /// The subcommand `arguments` name, parsed by ``CommandLineParser``; `nil` when the command
-    /// line asks for a completion script or is anything but a subcommand that parses.
-    static func parsedWithoutCompletionRequests(_ arguments: [String]) -> (any ParsableCommand)? {
-        guard !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }),
-            let command = try? CommandLineParser.parseAsRoot(arguments),
-            commandTypes.contains(where: { $0 == type(of: command) })
-        else { return nil }
-        return command
-    }
-
-    /// Every subcommand type, nested ones included.
-    static let commandTypes: [any ParsableCommand.Type] = {
-        var found: [any ParsableCommand.Type] = []
-        var pending = configuration.subcommands
-        while let next = pending.popLast() {
-            found.append(next)
-            pending += next.configuration.subcommands
-        }
-        return found
-    }()
-
-    /// ``Tagflow`` for ``parseForRunning(_:)``: the same subcommands, with a super-command name,
-    /// which turns off the completion-script requests; never used to print help.
-    struct CommandLineParser: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: Tagflow.configuration.commandName, _superCommandName: "",
-            version: Tagflow.configuration.version, subcommands: Tagflow.configuration.subcommands,
-            defaultSubcommand: Tagflow.configuration.defaultSubcommand)
-    }
 }
 
 /// Runs `tagflow` with arguments and returns its exit status: 0 on success, 1 when the site has
@@ -72,21 +26,6 @@ public enum TagflowCLI {
     public static let siteErrorStatus: Int32 = 1
     /// Exit status for bad usage.
     public static let usageErrorStatus: Int32 = 2
-
-    /// Runs `tagflow` with `arguments` (without the program name) and exits with its status.
-    ///
-    /// The process exits on the thread where the command finished. Top-level code in `main.swift`
-    /// runs on the main actor, and an `exit` there waited for a hop back to it: on Linux a new
-    /// thread for the main queue, which started only when a core was free. At the end of a build
-    /// neither is (the last pages are written while the model is freed), and a profile of a
-    /// 1 000-post build on disk showed the hop taking 4 of its 120 ms.
-    ///
-    /// Not isolated to an actor, so it runs on the global executor (the package does not adopt
-    /// `NonisolatedNonsendingByDefault`; with it, this would need `@concurrent`, which Swift 6.1
-    /// lacks).
-    public static func main(_ arguments: [String]) async -> Never {
-        exit(await run(arguments))
-    }
 
     /// Asks glibc's malloc to make each thread's heap writable whole when it makes it.
     ///
@@ -135,7 +74,7 @@ public enum TagflowCLI {
         // What failed, for the last line of a failure: `build failed`, `check failed`.
         var verb = "build"
         do {
-            var command = try Tagflow.parseForRunning(arguments)
+            var command = try Tagflow.parseAsRoot(arguments)
             if command is CheckCommand { verb = "check" }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -29,29 +29,6 @@ import Testing
         #expect(await TagflowCLI.run(arguments) == 2)
     }
 
-    @Test(arguments: [
-        ["build"], ["build", "blog", "-o", "out", "--no-cache", "--quiet", "--report", "r.json"],
-        ["build", "--drafts", "--strict", "--base-url", "https://example.org/blog/"], ["check", ".", "-q"],
-        ["serve", "blog", "--port", "0", "--drafts", "--timings"], ["new", "site", "blog"],
-        ["new", "post", "Hello: world", "--tags", "swift, C#", "--site", "blog"], ["chips", "swift", "C++"],
-        ["new"],
-    ])
-    func commandLinesParseAsTheyDidWithoutTheCompletionRequests(arguments: [String]) throws {
-        let parsed = try #require(Tagflow.parsedWithoutCompletionRequests(arguments))
-        let asBefore = try Tagflow.parseAsRoot(arguments)
-        #expect(type(of: parsed) == type(of: asBefore))
-        #expect(String(reflecting: parsed) == String(reflecting: asBefore))
-    }
-
-    @Test(arguments: [
-        [], ["--help"], ["-h"], ["help"], ["help", "build"], ["build", "--help"], ["--version"],
-        ["build", "--no-such-flag"], ["frobnicate"], ["--generate-completion-script", "bash"],
-        ["--generate-completion-script=zsh"], ["build", "--generate-completion-script"],
-    ])
-    func helpVersionUsageErrorsAndCompletionRequestsParseAsBefore(arguments: [String]) {
-        #expect(Tagflow.parsedWithoutCompletionRequests(arguments) == nil)
-    }
-
     @Test func aMistypedCommandGetsASuggestion() throws {
         let (status, errors) = try BinaryTests().run(["buidl"])
         #expect(status == 2)
