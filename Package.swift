@@ -79,12 +79,15 @@ var targets: [Target] = [
     ),
     // A bump allocator for cmark-gfm's per-document allocations (C: cmark_mem has no context).
     .target(name: "CMarkdownArena"),
-    // Takes cmark-gfm's one process-wide write per parse away, so that documents parse in parallel.
-    .target(name: "CCmarkTables", dependencies: ["CCmarkGFM"]),
+    // Takes cmark-gfm's one process-wide write per parse away, so that documents parse in
+    // parallel. It defines a function of libcmark-gfm, so only the executable links it (and the
+    // tests); TagflowMarkdown finds it through CCmarkTablesLink, and without it parses under a lock.
+    .target(name: "CCmarkTables", dependencies: ["CCmarkGFM", "CCmarkTablesLink"]),
+    .target(name: "CCmarkTablesLink"),
     .target(
         name: "TagflowMarkdown",
         dependencies: [
-            "CCmarkGFM", "CCmarkTables", "CMarkdownArena", "CTextScan", "TagflowHTML",
+            "CCmarkGFM", "CCmarkTablesLink", "CMarkdownArena", "CTextScan", "TagflowHTML",
             .product(name: "Yams", package: "Yams"),
         ],
         swiftSettings: swiftSettings
@@ -153,7 +156,8 @@ var targets: [Target] = [
         ],
         swiftSettings: swiftSettings
     ),
-    .executableTarget(name: "tagflow", dependencies: ["TagflowCommands"], swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "tagflow", dependencies: ["TagflowCommands", "CCmarkTables"], swiftSettings: swiftSettings),
     // SwiftPM asks for every permission a plugin declares on every run, so the server, which needs
     // the network, is a verb of its own and `tagflow build` asks only to write. The plugins build
     // the `tagflow` product when they run: as a plugin dependency, it would be built twice (once
@@ -186,7 +190,8 @@ var targets: [Target] = [
         name: "TagflowMarkdownTests",
         // CCmarkGFM: a test parses with cmark-gfm directly, as another library in the process would.
         // CTextScan: the portable word count, which only ARM runs, is compared on x86-64 too.
-        dependencies: ["TagflowMarkdown", "CCmarkGFM", "CTextScan"],
+        // CCmarkTables: the test bundle is a program, and parses in parallel as `tagflow` does.
+        dependencies: ["TagflowMarkdown", "CCmarkGFM", "CTextScan", "CCmarkTables"],
         // Inputs the fuzzers found (or that would hang them), replayed through #filePath.
         exclude: ["Fixtures"],
         swiftSettings: swiftSettings

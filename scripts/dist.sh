@@ -13,10 +13,11 @@
 #   README.txt
 # so it runs on a Linux with glibc 2.36 or newer and nothing else installed.
 #
-# cmark-gfm stays a shared library: CCmarkTables replaces one of its functions for the calls the
-# library makes through its procedure linkage table, which a static copy would not make (and the
-# two definitions would clash at link time). Until that trick is gone (issue #31), the archive
-# carries Debian's build of the library, the one scripts/check-cmark-globals.py checks.
+# cmark-gfm stays a shared library: CCmarkTables, linked into the tagflow executable only (no
+# library product carries it), replaces one of its functions for the calls the library makes
+# through its procedure linkage table, which a static copy would not make (and the two
+# definitions would clash at link time). So the archive carries Debian's build of the library,
+# the one scripts/check-cmark-globals.py checks.
 #
 # Needs, besides Swift: the -dev packages of scripts/install-deps.sh (Debian ships the static
 # archives in them) and libicu-dev.

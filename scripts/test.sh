@@ -8,7 +8,8 @@
 #      parallel build tests under ThreadSanitizer, and each fuzz target for FUZZ_SECONDS (30),
 #   5. the format lint and the embedded-theme check,
 #   6. the library docs (DocC, warnings are errors), Examples/ChipsConsumer built and run on the
-#      library products alone, Examples/BlogPackage built through the SwiftPM plugin and a copied
+#      library products alone, Examples/MarkdownConsumer (TagflowMarkdown beside the program's own
+#      cmark-gfm, with no function of libcmark-gfm defined in it), Examples/BlogPackage built through the SwiftPM plugin and a copied
 #      binary run elsewhere (scripts/test-examples.sh), the GitHub Pages workflow checked
 #      against the CLI, the workflows and action.yml against GitHub's schemas, and the release
 #      archive and .deb (make dist, make deb) run on a bare Debian made with debootstrap
@@ -70,6 +71,9 @@ python3 Tests/Docs/article_code_check.py
 
 step "Examples/ChipsConsumer (the library products, by path)"
 scripts/chips-consumer.sh
+
+step "Examples/MarkdownConsumer (TagflowMarkdown beside the program's own cmark-gfm)"
+scripts/markdown-consumer.sh
 
 step "Examples/BlogPackage through the SwiftPM plugin, and a copied binary"
 TAGFLOW="$PWD/.build/debug/tagflow" scripts/test-examples.sh

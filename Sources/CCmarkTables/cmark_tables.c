@@ -1,6 +1,7 @@
 // See include/cmark_tables.h for why this file defines a function of libcmark-gfm.
 #define _GNU_SOURCE
 #include "cmark_tables.h"
+#include "cmark_tables_link.h"
 
 #include <cmark-gfm-extension_api.h>
 #include <cmark-gfm.h>
@@ -223,3 +224,11 @@ bool cmark_tables_fill(void *const *extensions, size_t count) {
   if (!parallel) atomic_store_explicit(&filled_ready, false, memory_order_release);
   return parallel;
 }
+
+// What TagflowMarkdown finds through tagflow_cmark_tables_linked (CCmarkTablesLink) when the
+// program links this target.
+const tagflow_cmark_tables_api tagflow_cmark_tables = {
+    .fill = cmark_tables_fill,
+    .begin_parse = cmark_tables_begin_parse,
+    .end_parse = cmark_tables_end_parse,
+};

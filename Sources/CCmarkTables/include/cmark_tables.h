@@ -14,6 +14,11 @@
 /// to unmark them after it. Two parses at once race: one unmarks `:` while the other is still
 /// parsing, and that one silently loses its autolinks.
 ///
+/// Only the `tagflow` executable links this target (and the test bundle, which is a program
+/// too); no library product does, so a program that uses TagflowMarkdown as a library keeps
+/// cmark-gfm as it is and parses under a lock. TagflowMarkdown finds the functions below through
+/// `tagflow_cmark_tables` (CCmarkTablesLink).
+///
 /// This target defines `cmark_manage_extensions_special_characters` itself. The library calls
 /// that function through its procedure linkage table, so on Linux the definition linked into the
 /// program is the one it calls. Until `cmark_tables_fill` runs, every call is passed on to the

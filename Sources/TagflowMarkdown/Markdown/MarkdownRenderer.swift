@@ -1,5 +1,5 @@
 internal import CCmarkGFM
-internal import CCmarkTables
+internal import CCmarkTablesLink
 internal import CMarkdownArena
 internal import CTextScan
 internal import TagflowHTML
@@ -73,12 +73,12 @@ public struct MarkdownRenderer: Sendable {
         }
         // Only the pointer leaves the lock; the arena owns the document.
         nonisolated(unsafe) var finished: OpaquePointer?
-        if Self.parsesInParallel {
+        if let tables = CoreExtensions.shared.tables {
             let mayHaveWWWLink = Self.mayHaveWWWLink(markdown)
-            cmark_tables_begin_parse(mayHaveWWWLink)
+            tables.begin(mayHaveWWWLink)
             feed()
             finished = cmark_parser_finish(parser)
-            cmark_tables_end_parse(mayHaveWWWLink)
+            tables.end(mayHaveWWWLink)
         } else {
             cmarkParseLock.withLock {
                 feed()
@@ -117,7 +117,7 @@ public struct MarkdownRenderer: Sendable {
     }
 
     /// Whether documents parse in parallel, without `cmarkParseLock` (see `CoreExtensions`).
-    static var parsesInParallel: Bool { CoreExtensions.shared.parsesInParallel }
+    static var parsesInParallel: Bool { CoreExtensions.shared.tables != nil }
 
     /// The cmark-gfm version `scripts/check-cmark-globals.py` checks in CI (Debian's).
     static let checkedVersion = "0.29.0.gfm.6"
@@ -246,18 +246,23 @@ private struct ArenaAllocator: @unchecked Sendable {
 /// The GFM extensions, registered once per process (registration is not thread-safe), and
 /// whether documents may parse in parallel.
 ///
-/// With the cmark-gfm version whose machine code `scripts/check-cmark-globals.py` checks in CI
-/// (`MarkdownRenderer.checkedVersion`), the extensions' special characters are marked once and
-/// for good (`cmark_tables_fill`, in the `CCmarkTables` target, says how), and then no parse
-/// writes process-wide state. That works where the program's definition of a library function
-/// takes the place of the library's own (Linux); `cmark_tables_fill` checks that it does. With
-/// another version, or where it does not, each parse takes `cmarkParseLock`.
+/// cmark-gfm marks the extensions' special characters in a process-wide table at the start of
+/// each parse's inline phase and unmarks them at its end, so two parses at once race. A program
+/// that links the `CCmarkTables` target (the `tagflow` executable does; no library product does)
+/// has them marked once and for good (`cmark_tables_fill` says how), and then no parse writes
+/// process-wide state. That needs the cmark-gfm version whose machine code
+/// `scripts/check-cmark-globals.py` checks in CI (`MarkdownRenderer.checkedVersion`) and a
+/// platform where the program's definition of a library function takes the place of the
+/// library's own (Linux); `cmark_tables_fill` checks that it does. Anywhere else (a program that
+/// uses TagflowMarkdown or TagflowCore as a library, another version) each parse takes
+/// `cmarkParseLock`, and Tagflow changes nothing of cmark-gfm for the rest of the program.
 private struct CoreExtensions: @unchecked Sendable {
     // @unchecked: the pointers refer to cmark-gfm's static extension objects, which are never
     // changed after registration and live as long as the process.
     let all: [OpaquePointer]
-    /// Whether parsers with these extensions attached may parse at the same time.
-    let parsesInParallel: Bool
+    /// `CCmarkTables`' functions, when the program links that target and its fill took: parsers
+    /// with these extensions attached then parse at the same time, each bracketed by them.
+    let tables: (begin: @convention(c) (Bool) -> Void, end: @convention(c) (Bool) -> Void)?
 
     static let shared: CoreExtensions = {
         cmark_gfm_core_extensions_ensure_registered()
@@ -268,12 +273,15 @@ private struct CoreExtensions: @unchecked Sendable {
             }
             return found
         }
-        guard MarkdownRenderer.libraryVersion == MarkdownRenderer.checkedVersion else {
-            return CoreExtensions(all: all, parsesInParallel: false)
+        guard MarkdownRenderer.libraryVersion == MarkdownRenderer.checkedVersion,
+            let linked = tagflow_cmark_tables_linked()?.pointee, let fill = linked.fill,
+            let begin = linked.begin_parse, let end = linked.end_parse
+        else {
+            return CoreExtensions(all: all, tables: nil)
         }
         let filled = all.map { UnsafeMutableRawPointer($0) as UnsafeMutableRawPointer? }
-        let parallel = filled.withUnsafeBufferPointer { cmark_tables_fill($0.baseAddress, $0.count) }
-        return CoreExtensions(all: all, parsesInParallel: parallel)
+        let parallel = filled.withUnsafeBufferPointer { fill($0.baseAddress, $0.count) }
+        return CoreExtensions(all: all, tables: parallel ? (begin, end) : nil)
     }()
 }
 
