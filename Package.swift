@@ -21,6 +21,7 @@ var products: [Product] = [
     .executable(name: "tagflow", targets: ["tagflow"]),
     .library(name: "TagflowMarkdown", targets: ["TagflowMarkdown"]),
     .library(name: "TagflowCore", targets: ["TagflowCore"]),
+    .library(name: "TagflowChipPlugin", targets: ["TagflowChipPlugin"]),
     // `swift package tagflow build` and `swift package tagflow-serve` in a package that holds a blog.
     .plugin(name: "TagflowPlugin", targets: ["TagflowPlugin"]),
     .plugin(name: "TagflowServePlugin", targets: ["TagflowServePlugin"]),
@@ -110,7 +111,6 @@ var targets: [Target] = [
         name: "TagflowCore",
         dependencies: [
             "TagflowMarkdown",
-            "TagflowChips",
             "TagflowHighlight",
             "TagflowHTML",
             "CTagflowSupport",
@@ -120,6 +120,14 @@ var targets: [Target] = [
         ],
         swiftSettings: swiftSettings
     ),
+    // The chip plugin: tag lists and ```chips blocks as chip blocks in the site's pages. Its own
+    // target, so that TagflowCore knows plugins and not chips.
+    .target(
+        name: "TagflowChipPlugin",
+        dependencies: [
+            "TagflowCore", "TagflowChips", "TagflowLayout", "TagflowMetrics", "TagflowHTML", "TagflowMarkdown",
+        ],
+        swiftSettings: swiftSettings),
     .target(name: "TagflowImport", dependencies: ["TagflowCore", "TagflowMarkdown"], swiftSettings: swiftSettings),
     .testTarget(
         name: "TagflowImportTests", dependencies: ["TagflowImport", "TagflowCore", "TagflowTesting"],
@@ -148,6 +156,7 @@ var targets: [Target] = [
             "TagflowMetrics",
             "TagflowServer",
             "TagflowChips",
+            "TagflowChipPlugin",
             "TagflowEnhance",
             "TagflowHTML",
             "TagflowImport",
@@ -198,7 +207,9 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "TagflowCoreTests",
-        dependencies: ["TagflowCore", "TagflowTesting", .product(name: "Mustache", package: "swift-mustache")],
+        dependencies: [
+            "TagflowCore", "TagflowChipPlugin", "TagflowTesting", .product(name: "Mustache", package: "swift-mustache"),
+        ],
         // Snapshots and the broken-site catalogue are read (and recorded) through #filePath.
         exclude: ["Build/Snapshots", "Fixtures"],
         swiftSettings: swiftSettings

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TagflowChipPlugin
 import TagflowCore
 
 /// `tagflow build`: builds a site into a folder.

@@ -1,4 +1,5 @@
 import Foundation
+import TagflowChipPlugin
 import TagflowChips
 import TagflowCore
 import TagflowHTML

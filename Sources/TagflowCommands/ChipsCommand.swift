@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TagflowChipPlugin
 import TagflowChips
 import TagflowCore
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Lists a site's source files in a stable order, whatever order the file system gives.
-enum SiteFiles {
+package enum SiteFiles {
     /// Markdown files (`.md`, `.markdown`) under a site-relative folder, sorted by path.
     ///
     /// The search is recursive. Hidden files and editor backups are skipped; symbolic links are followed within the
@@ -220,7 +220,7 @@ enum SiteFiles {
     }
 
     /// The path with every symbolic link resolved, or `nil` when it does not resolve.
-    static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

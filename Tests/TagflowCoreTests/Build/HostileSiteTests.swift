@@ -1,4 +1,5 @@
 import Foundation
+import TagflowChipPlugin
 import TagflowMarkdown
 import TagflowTesting
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import TagflowChipPlugin
 import TagflowTesting
 import Testing
 

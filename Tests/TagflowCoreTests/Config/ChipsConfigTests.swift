@@ -1,3 +1,4 @@
+import TagflowChipPlugin
 import Testing
 
 @testable import TagflowCore

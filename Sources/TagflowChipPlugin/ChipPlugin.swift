@@ -1,5 +1,6 @@
 public import Foundation
 public import TagflowChips
+public import TagflowCore
 import TagflowHTML
 import TagflowLayout
 import TagflowMarkdown
