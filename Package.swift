@@ -251,6 +251,7 @@ if ProcessInfo.processInfo.environment["ENABLE_TAGFLOW_BENCHMARKS"] != nil {
                 "TagflowMetrics",
                 "TagflowMarkdown",
                 "TagflowCore",
+                "TagflowChipPlugin",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/TagflowBenchmarks",

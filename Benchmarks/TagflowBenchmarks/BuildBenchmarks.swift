@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import TagflowChipPlugin
 import TagflowCore
 
 /// Whole builds of the 1,000-post corpus with the chips plugin, as `tagflow build` runs them:
