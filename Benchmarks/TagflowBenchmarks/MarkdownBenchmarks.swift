@@ -25,8 +25,8 @@ func markdownBenchmarks() {
         try benchmark.measure(.postsPerSecond, itemsPerIteration: texts.count) {
             for text in texts {
                 let split = try FrontMatterSplit(splitting: text)
-                guard let yaml = split.yaml else { continue }
-                blackHole(try YAMLReader.mapping(from: yaml, firstLine: split.yamlFirstLine))
+                guard let yaml = split.frontMatter else { continue }
+                blackHole(try YAMLReader.mapping(from: yaml, firstLine: split.frontMatterFirstLine))
             }
         }
     } setup: {

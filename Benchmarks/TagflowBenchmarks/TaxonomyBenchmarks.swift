@@ -32,12 +32,12 @@ enum TaxonomyInput {
 
     private static func post(from text: String) throws -> Post {
         let split = try FrontMatterSplit(splitting: text)
-        let yaml = try YAMLReader.mapping(from: split.yaml ?? "", firstLine: split.yamlFirstLine)
+        let yaml = try YAMLReader.mapping(from: split.frontMatter ?? "", firstLine: split.frontMatterFirstLine)
         guard case .string(let title) = yaml["title"], case .string(let dateText) = yaml["date"],
             let date = ContentDate.parse(dateText, timeZone: TimeZone(identifier: "UTC") ?? .current),
             case .string(let slug) = yaml["slug"], case .list(let tagValues) = yaml["tags"]
         else {
-            throw Corpus.Failure(description: "unexpected corpus front matter:\n\(split.yaml ?? "")")
+            throw Corpus.Failure(description: "unexpected corpus front matter:\n\(split.frontMatter ?? "")")
         }
         return Post(
             sourcePath: "posts/\(slug).md", title: title, date: date, updated: nil, slug: Slug(rawValue: slug),
