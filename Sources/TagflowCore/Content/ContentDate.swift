@@ -135,28 +135,12 @@ public struct ContentDate: Sendable, Hashable, Comparable {
         }
     }
 
-    /// `5 March 2024`: the same text on every machine, whatever its locale.
-    public func displayDay(in timeZone: TimeZone) -> String {
-        let c = components(in: timeZone)
-        return Self.text { out in
-            out.append(c.day, width: 0)
-            out.append(UInt8(ascii: " "))
-            for byte in Self.monthNames[c.month - 1].utf8 { out.append(byte) }
-            out.append(UInt8(ascii: " "))
-            out.append(c.year, width: 0)
-        }
-    }
-
-    /// The day as the site's strings write it (`date_format`: `5. März 2024`, `2024年3月5日`).
+    /// The day as the site's strings write it (`date_format`: `5 March 2024`, `5. März 2024`,
+    /// `2024年3月5日`), the same text on every machine, whatever its locale.
     public func displayDay(in timeZone: TimeZone, strings: SiteStrings) -> String {
         let c = components(in: timeZone)
         return strings.day(year: c.year, month: c.month, day: c.day)
     }
-
-    static let monthNames = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-        "November", "December",
-    ]
 
     private static func writeDay(
         _ c: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int), to out: inout DateText

@@ -55,14 +55,21 @@ import Testing
         let date = try #require(ContentDate.parse("2025-06-01T09:30:00+02:00", timeZone: utc))
         #expect(date.rfc3339(in: stockholm) == "2025-06-01T09:30:00+02:00")
         #expect(date.rfc3339(in: utc) == "2025-06-01T07:30:00Z")
-        #expect(date.displayDay(in: stockholm) == "1 June 2025")
+        #expect(date.displayDay(in: stockholm, strings: SiteStrings(language: "en")) == "1 June 2025")
         #expect(date.isoDay(in: stockholm) == "2025-06-01")
     }
+
+    /// The English months, written out here rather than taken from the strings under test.
+    static let months = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+        "November", "December",
+    ]
 
     /// The formats, written byte by byte, equal the same fields put together by interpolation
     /// and `String(value)` padded with zeros, for years from before year 0 to past 9999 and for
     /// zones east and west of UTC (whole hours, half hours, and Kathmandu's +05:45).
     @Test func formatsEqualTheirInterpolatedForm() throws {
+        let english = SiteStrings(language: "en")
         func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
@@ -92,7 +99,8 @@ import Testing
                         == "\(day)T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))\(offset)",
                     "\(label)")
                 #expect(
-                    date.displayDay(in: zone) == "\(c.day) \(ContentDate.monthNames[c.month - 1]) \(c.year)", "\(label)"
+                    date.displayDay(in: zone, strings: english) == "\(c.day) \(Self.months[c.month - 1]) \(c.year)",
+                    "\(label)"
                 )
             }
         }
