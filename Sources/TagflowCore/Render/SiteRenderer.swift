@@ -818,6 +818,12 @@ struct SiteRenderer: Sendable {
         return site.posts[postIndex].tagKeys.compactMap { site.taxonomy.indexByKey[$0] }
     }
 
+    /// A post's summary: the one ``prepared(digests:reusing:)`` made, or a new one for a renderer
+    /// that was not prepared.
+    private func postSummary(_ index: Int) -> PostSummary {
+        summaries.indices.contains(index) ? summaries[index] : makeSummary(of: index)
+    }
+
     func makeSummary(of index: Int) -> PostSummary {
         let post = site.posts[index]
         let path = Routes.post(post.slug)
@@ -851,7 +857,7 @@ struct SiteRenderer: Sendable {
     }
 
     private func summary(of index: Int, role: TagListRole = .summary) -> TemplateObject {
-        let summary = summaries.indices.contains(index) ? summaries[index] : makeSummary(of: index)
+        let summary = postSummary(index)
         return context(of: summary, tags: tagIndices(of: index), role: role)
     }
 
@@ -875,7 +881,7 @@ struct SiteRenderer: Sendable {
     /// A related post's context on a post's page: as in lists of posts, with only the tags the
     /// two share (in the order the page's post lists them).
     private func relatedContext(of other: Int, to post: Int) -> TemplateObject {
-        let summary = summaries.indices.contains(other) ? summaries[other] : makeSummary(of: other)
+        let summary = postSummary(other)
         let theirs = Set(tagIndices(of: other))
         let shared = tagIndices(of: post).filter(theirs.contains)
         var context = context(of: summary, tags: shared, role: .summary)
@@ -920,7 +926,7 @@ struct SiteRenderer: Sendable {
             "part_text": .text(strings.text("series_part", ["part": part, "parts": String(members.count)])),
             "posts": .list(
                 members.enumerated().map { position, member in
-                    let summary = summaries.indices.contains(member) ? summaries[member] : makeSummary(of: member)
+                    let summary = postSummary(member)
                     return .object([
                         "title": .text(summary.title), "url": .text(summary.url), "part": .number(position + 1),
                         "date_display": .text(summary.dateDisplay), "is_current": .flag(member == index),
@@ -1113,7 +1119,7 @@ struct SiteRenderer: Sendable {
             yearCount = 0
         }
         for index in site.posts.indices {
-            let summary = summaries.indices.contains(index) ? summaries[index] : makeSummary(of: index)
+            let summary = postSummary(index)
             // `2024-03-05`: the day in the site's time zone, as the post shows it.
             let day = summary.dateISO
             let (postYear, postMonth) = (String(day.prefix(4)), String(day.dropFirst(5).prefix(2)))
@@ -1139,7 +1145,7 @@ struct SiteRenderer: Sendable {
         urls.reserveCapacity(site.posts.count + site.pages.count + site.taxonomy.tags.count + 2)
         // By index: a `Post` copied out of the array is a dozen retains.
         for index in site.posts.indices where !site.posts[index].isUnreleased {
-            let summary = summaries.indices.contains(index) ? summaries[index] : makeSummary(of: index)
+            let summary = postSummary(index)
             if let entry = summary.sitemapEntry { urls.append(.shared(entry)) }
         }
         for page in site.pages { urls.append(.object(["loc": .text(routes.permalink(Routes.page(page.slug)))])) }

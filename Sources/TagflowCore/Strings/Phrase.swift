@@ -18,10 +18,15 @@ public enum PluralCategory: String, Sendable, Hashable, CaseIterable, Comparable
     /// The category of a whole number in a language (`de-CH`: German's), by the CLDR rules for
     /// whole numbers; a language Tagflow has no rule for takes English's.
     public static func of(_ count: Int, language: String) -> PluralCategory {
+        of(count, rule: PluralRule(language: language))
+    }
+
+    /// The category of a whole number under a language's rule (made once by ``SiteStrings``).
+    static func of(_ count: Int, rule: PluralRule) -> PluralCategory {
         let n = count.magnitude
         let hundreds = n % 100
         let tens = n % 10
-        switch PluralRule(language: language) {
+        switch rule {
         case .none: return .other
         case .oneForZeroAndOne: return n <= 1 ? .one : .other
         case .oneTwo: return n == 1 ? .one : n == 2 ? .two : .other
@@ -59,7 +64,7 @@ public enum PluralCategory: String, Sendable, Hashable, CaseIterable, Comparable
 }
 
 /// The shapes of the CLDR plural rules for whole numbers that Tagflow knows.
-private enum PluralRule {
+enum PluralRule: Sendable, Hashable {
     case none, oneForOne, oneForZeroAndOne, oneTwo, arabic, eastSlavic, polish, czech
 
     init(language tag: String) {

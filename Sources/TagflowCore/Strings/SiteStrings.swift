@@ -9,6 +9,8 @@ public struct SiteStrings: Sendable, Hashable {
     /// The site's language tag (`de-CH`).
     public let language: String
     private var phrases: [String: Phrase]
+    /// The language's plural rule, for every counted string.
+    private let pluralRule: PluralRule
     /// How a day is written, parsed from `date_format`.
     private var dayPieces: [DayPiece] = []
     private var monthNames: [String] = []
@@ -59,6 +61,7 @@ public struct SiteStrings: Sendable, Hashable {
     /// English for a language Tagflow has none for, and `overrides` over either.
     public init(language: String, overrides: [String: Phrase] = [:]) {
         self.language = language
+        pluralRule = PluralRule(language: language)
         let table = BuiltInStrings.tables[Self.baseLanguage(of: language)] ?? BuiltInStrings.english
         phrases = table.merging(overrides) { _, override in override }
         monthNames = Self.monthKeys.map { phrases[$0]?.form(.other) ?? $0 }
@@ -85,7 +88,7 @@ public struct SiteStrings: Sendable, Hashable {
 
     /// A counted string's form for `count`, with `{count}` and the other placeholders filled in.
     public func counted(_ key: String, _ count: Int, _ values: [String: String] = [:]) -> String {
-        let form = phrases[key]?.form(PluralCategory.of(count, language: language)) ?? key
+        let form = phrases[key]?.form(PluralCategory.of(count, rule: pluralRule)) ?? key
         return Self.filled(form, values.merging(["count": String(count)]) { given, _ in given })
     }
 
