@@ -7,7 +7,7 @@
 set -euo pipefail
 packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev libsource-highlight-dev pkg-config binutils)
 if [ "${1:-}" = "--browser" ]; then
-    packages+=(chromium fonts-dejavu-core fonts-liberation2 fonts-inter fonts-noto-cjk fonts-noto-color-emoji)
+    packages+=(chromium fonts-dejavu-core fonts-liberation2 fonts-inter fonts-noto-cjk fonts-noto-color-emoji fonts-noto-core)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -49,14 +49,14 @@ struct FontParserTests {
     }
 
     @Test func compactTablesRoundTrip() throws {
-        for name in ["dejavu", "liberation", "inter", "emoji"] {
+        for name in ["dejavu", "liberation", "inter", "emoji", "arabic"] {
             let table = try SystemFonts.table(name)
             let bytes = table.encoded()
             let loaded = try MetricsTable(contentsOf: bytes)
             #expect(loaded.encoded() == bytes, "\(name)")
             let stack = FontStack([loaded])
             let original = FontStack([table])
-            for text in ["AVAWAY office", "Привет", "3x4 12:30", "naïve café"] {
+            for text in ["AVAWAY office", "Привет", "3x4 12:30", "naïve café", "مرحبا بالعالم", "سلام"] {
                 #expect(stack.measure(text, size: 15) == original.measure(text, size: 15), "\(name): \(text)")
             }
         }

@@ -2,7 +2,7 @@ import Foundation
 import TagflowMetrics
 
 /// The Debian font files the tests measure with (fonts-dejavu-core, fonts-liberation2,
-/// fonts-inter, fonts-noto-cjk, fonts-noto-color-emoji).
+/// fonts-inter, fonts-noto-cjk, fonts-noto-color-emoji, fonts-noto-core).
 ///
 /// Tests that need them are enabled when the files exist, and always under `CI` (which installs
 /// them), so a missing font fails CI instead of skipping silently.
@@ -13,6 +13,8 @@ enum SystemFonts {
         "inter": "/usr/share/fonts/opentype/inter/Inter-Regular.otf",
         "cjk": "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
         "emoji": "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
+        "arabic": "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf",
+        "naskh": "/usr/share/fonts/truetype/noto/NotoNaskhArabic-Regular.ttf",
     ]
 
     /// Whether the font tests run: all fonts installed, or running on CI.

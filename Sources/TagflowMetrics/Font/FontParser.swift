@@ -131,9 +131,14 @@ struct FontParser {
                 for (feature, lookups) in try layout.features(script: script) {
                     let bit: UInt8
                     switch feature {
-                    case "ccmp", "locl", "rlig": bit = FeatureBit.required
+                    case "ccmp", "locl": bit = FeatureBit.required
+                    case "rlig": bit = FeatureBit.requiredLigatures
                     case "liga", "clig": bit = FeatureBit.ligatures
                     case "calt": bit = FeatureBit.contextual
+                    case "isol" where script == "arab": bit = FeatureBit.isolated
+                    case "fina" where script == "arab": bit = FeatureBit.final
+                    case "medi" where script == "arab": bit = FeatureBit.medial
+                    case "init" where script == "arab": bit = FeatureBit.initial
                     default: continue
                     }
                     for lookup in lookups { list.append((lookup, bit)) }

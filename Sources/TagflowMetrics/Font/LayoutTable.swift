@@ -274,17 +274,28 @@ struct LayoutTable {
 
     // MARK: - GPOS
 
-    /// Reads the positioning lookups in `used` (single and pair adjustments); others are left empty.
+    /// Reads the positioning lookups in `used` and those their contexts call (single, pair and
+    /// contextual adjustments); others are left empty.
     func positionLookups(used: Set<UInt16>) throws(FontError) -> [PositionLookup] {
         var result = [PositionLookup](repeating: PositionLookup(flag: 0, subtables: []), count: lookupCount)
-        for index in used where Int(index) < lookupCount {
+        var pending = Array(used)
+        var done = Set<UInt16>()
+        while let index = pending.popLast() {
+            guard Int(index) < lookupCount, done.insert(index).inserted else { continue }
             let (type, flag, readers) = try lookup(Int(index), extensionType: 9)
             var subtables: [PairSubtable] = []
             for reader in readers {
-                if type == 2 {
-                    subtables.append(try readPair(reader))
-                } else if type == 1 {
-                    subtables.append(try readSingle(reader))
+                switch type {
+                case 1: subtables.append(try readSingle(reader))
+                case 2: subtables.append(try readPair(reader))
+                case 7, 8:
+                    var header = reader
+                    let context = try readContext(reader, format: try header.u16(), chained: type == 8)
+                    subtables.append(.contextual(context))
+                    for nested in LayoutTable.nestedLookups(context) where !done.contains(nested) {
+                        pending.append(nested)
+                    }
+                default: break
                 }
             }
             result[Int(index)] = PositionLookup(flag: flag, subtables: subtables)

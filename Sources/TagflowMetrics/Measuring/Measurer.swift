@@ -70,8 +70,8 @@ struct Measurer {
         self.size = size
         features =
             letterSpacing == 0
-            ? FeatureBit.required | FeatureBit.ligatures | FeatureBit.contextual
-            : FeatureBit.required
+            ? FeatureBit.alwaysOn | FeatureBit.ligatures | FeatureBit.contextual
+            : FeatureBit.alwaysOn
     }
 
     /// Whether a grapheme cluster is an emoji sequence (variation selector 16, skin tone, ZWJ,
@@ -167,7 +167,7 @@ struct Measurer {
         let scale = FontScale(font, size: size)
         let features =
             letterSpacing == 0
-            ? FeatureBit.required | FeatureBit.ligatures | FeatureBit.contextual : FeatureBit.required
+            ? FeatureBit.alwaysOn | FeatureBit.ligatures | FeatureBit.contextual : FeatureBit.alwaysOn
         var total: Float
         let tag = hasLetter ? Script.latin.tag : Script.common.tag
         let count = glyphs.count
@@ -186,7 +186,7 @@ struct Measurer {
     }
 
     /// The width of one shaped segment in px (before letter-spacing).
-    func segmentWidth(_ segment: Segment, glyphs: [UInt16], marks: [UInt8]) -> Float {
+    func segmentWidth(_ segment: Segment, glyphs: [UInt16], marks: [UInt8], forms: [UInt8]) -> Float {
         let font = fonts[segment.font]
         let scale = scales[segment.font]
         var total: Float = 0
@@ -207,6 +207,9 @@ struct Measurer {
         var shaper = Shaper(font: font, scriptIndex: scriptIndex)
         shaper.glyphs = Array(glyphs[segment.start..<segment.end])
         if font.glyphClasses.starts.isEmpty { shaper.unicodeMarks = Array(marks[segment.start..<segment.end]) }
+        if segment.script == .arabic && segment.start < forms.count {
+            shaper.forms = Array(forms[segment.start..<min(segment.end, forms.count)])
+        }
         return shaper.width(features: features, scale: scale)
     }
 
@@ -342,6 +345,9 @@ struct Measurer {
         var firstStrong: Script? = nil
         var used: UInt64 = 1
         var list: [UInt32] = []
+        // Joining forms are worked out from the first Arabic letter on; what comes before it
+        // cannot change an Arabic letter's form.
+        var joining: ArabicJoining.Forms? = nil
         glyphs.reserveCapacity(text.utf8.count)
         marks.reserveCapacity(text.utf8.count)
         for character in text {
@@ -424,7 +430,9 @@ struct Measurer {
             hasRightToLeft = hasRightToLeft || direction >= Measurer.rightToLeft
             directions.append(direction)
             clusterStarts.append(start)
+            if script == .arabic && joining == nil { joining = ArabicJoining.Forms() }
             if emoji {
+                joining?.add(.nonJoining, glyph: glyphs.count)
                 glyphs.append(font.glyph(for: first.value))
                 marks.append(0)
             } else {
@@ -437,6 +445,15 @@ struct Measurer {
                         isMark = 1
                     }
                     marks.append(isMark)
+                }
+                if joining != nil {
+                    for (offset, scalar) in list.enumerated() {
+                        joining?.add(ArabicJoining.type(of: scalar), glyph: start + offset)
+                    }
+                    // ZWJ and ZWNJ draw nothing, but join or separate the letters around them.
+                    for scalar in scalars.dropFirst() where scalar.value == 0x200C || scalar.value == 0x200D {
+                        joining?.add(ArabicJoining.type(of: scalar.value), glyph: nil)
+                    }
                 }
             }
             if !breaksRun, var last = segments.last, last.font == fontIndex, last.emoji == emoji,
@@ -482,7 +499,7 @@ struct Measurer {
                 runLevel = segment.level
                 runStart = segment.start
             }
-            total += segmentWidth(segment, glyphs: glyphs, marks: marks)
+            total += segmentWidth(segment, glyphs: glyphs, marks: marks, forms: joining?.bits ?? [])
         }
         width += rounded(total, clusters: clusterCount(clusterStarts, from: runStart, to: glyphs.count + 1))
         var ascent = 0

@@ -9,6 +9,8 @@ struct Shaper {
     /// Per glyph: 1 when the glyph came from a nonspacing mark; only used, and only filled, when
     /// the font has no GDEF glyph classes.
     var unicodeMarks: [UInt8] = []
+    /// Per glyph: the feature bit of its Arabic joining form, or 0; empty outside Arabic text.
+    var forms: [UInt8] = []
     /// Advance adjustments in font units, per glyph (after positioning).
     var adjustments: [Int32] = []
     /// Lookup applications left before shaping gives up (HarfBuzz's `max_ops`), against hostile fonts.
@@ -73,28 +75,50 @@ struct Shaper {
 
     // MARK: Substitution
 
-    /// Applies the script's substitution lookups whose features are in `features`.
+    /// The substitution stages of Arabic text in order, each the features it runs: HarfBuzz's
+    /// Arabic shaper finishes one stage over the whole run before the next starts.
+    static let arabicStages: [UInt8] = [
+        FeatureBit.required, FeatureBit.isolated, FeatureBit.final, FeatureBit.medial, FeatureBit.initial,
+        FeatureBit.requiredLigatures | FeatureBit.contextual, FeatureBit.ligatures,
+    ]
+    /// Other scripts run every feature in one stage, lookups in lookup-list order.
+    static let singleStage: [UInt8] = [0xFF]
+
+    /// Applies the script's substitution lookups whose features are in `features`; a joining
+    /// form's lookups apply only to the glyphs that take that form.
     mutating func substitute(features: UInt8) {
         budget = max(glyphs.count * 64, 16384)
-        for (index, lookupIndex) in script.substitutions.enumerated()
-        where script.substitutionFeatures[index] & features != 0 {
-            let lookupIndex = Int(lookupIndex)
-            guard lookupIndex < font.substitutions.count else { continue }
-            let lookup = font.substitutions[lookupIndex]
-            if lookup.subtables.isEmpty { continue }
-            var position = 0
-            while position < glyphs.count {
-                if !font.mayTrigger(lookupIndex, glyphs[position]) || ignores(position, flag: lookup.flag) {
-                    position += 1
-                    continue
-                }
-                if let end = apply(lookup, at: position, depth: 0) {
-                    position = max(end, position + 1)
-                } else {
-                    position += 1
+        let stages = script.tag == Script.arabic.tag ? Shaper.arabicStages : Shaper.singleStage
+        for stage in stages {
+            for (index, lookupIndex) in script.substitutions.enumerated() {
+                let mask = script.substitutionFeatures[index] & stage & (features | FeatureBit.forms)
+                guard mask != 0 else { continue }
+                let lookupIndex = Int(lookupIndex)
+                guard lookupIndex < font.substitutions.count else { continue }
+                let lookup = font.substitutions[lookupIndex]
+                if lookup.subtables.isEmpty { continue }
+                var position = 0
+                while position < glyphs.count {
+                    if !font.mayTrigger(lookupIndex, glyphs[position]) || ignores(position, flag: lookup.flag)
+                        || mask & (features | form(at: position)) == 0
+                    {
+                        position += 1
+                        continue
+                    }
+                    if let end = apply(lookup, at: position, depth: 0) {
+                        position = max(end, position + 1)
+                    } else {
+                        position += 1
+                    }
                 }
             }
         }
+    }
+
+    /// The joining form bit of the glyph at `index` (0 outside Arabic text).
+    @inline(__always)
+    func form(at index: Int) -> UInt8 {
+        index < forms.count ? forms[index] : 0
     }
 
     /// Applies the first subtable of `lookup` that matches at `position`; returns where the next
@@ -130,81 +154,88 @@ struct Shaper {
                     for index in matched.reversed() {
                         glyphs.remove(at: index)
                         if index < unicodeMarks.count { unicodeMarks.remove(at: index) }
+                        if index < forms.count { forms.remove(at: index) }
                     }
                     return position + 1
                 }
-            case .contextGlyphs(let coverage, let ruleSets):
-                guard let coverageIndex = coverage.value(glyph), Int(coverageIndex) < ruleSets.count else { continue }
-                for rule in ruleSets[Int(coverageIndex)] {
-                    if let end = applyRule(
-                        rule, at: position, flag: lookup.flag, depth: depth,
-                        matchBacktrack: { $0 == $1 }, matchInput: { $0 == $1 }, matchLookahead: { $0 == $1 })
-                    {
-                        return end
-                    }
+            case .contextGlyphs, .contextClasses, .contextCoverages:
+                if let match = matchContext(subtable, at: position, flag: lookup.flag) {
+                    return applyRecords(match.records, inputPositions: match.positions, depth: depth)
                 }
-            case .contextClasses(let coverage, let backtrack, let input, let lookahead, let ruleSets):
-                guard coverage.value(glyph) != nil else { continue }
-                let inputClass = Int(input.classOf(glyph))
-                guard inputClass < ruleSets.count else { continue }
-                for rule in ruleSets[inputClass] {
-                    if let end = applyRule(
-                        rule, at: position, flag: lookup.flag, depth: depth,
-                        matchBacktrack: { backtrack.classOf($0) == $1 }, matchInput: { input.classOf($0) == $1 },
-                        matchLookahead: { lookahead.classOf($0) == $1 })
-                    {
-                        return end
-                    }
-                }
-            case .contextCoverages(let backtrack, let input, let lookahead, let records):
-                guard let first = input.first, first.value(glyph) != nil else { continue }
-                var inputPositions = [position]
-                var cursor = position
-                var ok = true
-                for coverage in input.dropFirst() {
-                    guard let nextIndex = next(after: cursor, flag: lookup.flag),
-                        coverage.value(glyphs[nextIndex]) != nil
-                    else {
-                        ok = false
-                        break
-                    }
-                    inputPositions.append(nextIndex)
-                    cursor = nextIndex
-                }
-                guard ok else { continue }
-                var back = position
-                for coverage in backtrack {
-                    guard let previousIndex = previous(before: back, flag: lookup.flag),
-                        coverage.value(glyphs[previousIndex]) != nil
-                    else {
-                        ok = false
-                        break
-                    }
-                    back = previousIndex
-                }
-                guard ok else { continue }
-                var ahead = cursor
-                for coverage in lookahead {
-                    guard let nextIndex = next(after: ahead, flag: lookup.flag),
-                        coverage.value(glyphs[nextIndex]) != nil
-                    else {
-                        ok = false
-                        break
-                    }
-                    ahead = nextIndex
-                }
-                guard ok else { continue }
-                return applyRecords(records, inputPositions: inputPositions, depth: depth)
             }
         }
         return nil
     }
 
-    private mutating func applyRule(
-        _ rule: ContextRule, at position: Int, flag: UInt16, depth: Int,
+    // MARK: Context matching (GSUB types 5 and 6, GPOS types 7 and 8)
+
+    /// The first rule of a contextual subtable that matches at `position`: its lookup records and
+    /// the positions of its input glyphs; `nil` when none matches (or the subtable is not contextual).
+    func matchContext(_ subtable: SubstitutionSubtable, at position: Int, flag: UInt16) -> (
+        records: [UInt16], positions: [Int]
+    )? {
+        let glyph = glyphs[position]
+        switch subtable {
+        case .single, .ligature:
+            return nil
+        case .contextGlyphs(let coverage, let ruleSets):
+            guard let coverageIndex = coverage.value(glyph), Int(coverageIndex) < ruleSets.count else { return nil }
+            for rule in ruleSets[Int(coverageIndex)] {
+                if let positions = matchRule(
+                    rule, at: position, flag: flag,
+                    matchBacktrack: { $0 == $1 }, matchInput: { $0 == $1 }, matchLookahead: { $0 == $1 })
+                {
+                    return (rule.records, positions)
+                }
+            }
+            return nil
+        case .contextClasses(let coverage, let backtrack, let input, let lookahead, let ruleSets):
+            guard coverage.value(glyph) != nil else { return nil }
+            let inputClass = Int(input.classOf(glyph))
+            guard inputClass < ruleSets.count else { return nil }
+            for rule in ruleSets[inputClass] {
+                if let positions = matchRule(
+                    rule, at: position, flag: flag,
+                    matchBacktrack: { backtrack.classOf($0) == $1 }, matchInput: { input.classOf($0) == $1 },
+                    matchLookahead: { lookahead.classOf($0) == $1 })
+                {
+                    return (rule.records, positions)
+                }
+            }
+            return nil
+        case .contextCoverages(let backtrack, let input, let lookahead, let records):
+            guard let first = input.first, first.value(glyph) != nil else { return nil }
+            var inputPositions = [position]
+            var cursor = position
+            for coverage in input.dropFirst() {
+                guard let nextIndex = next(after: cursor, flag: flag), coverage.value(glyphs[nextIndex]) != nil
+                else { return nil }
+                inputPositions.append(nextIndex)
+                cursor = nextIndex
+            }
+            var back = position
+            for coverage in backtrack {
+                guard let previousIndex = previous(before: back, flag: flag),
+                    coverage.value(glyphs[previousIndex]) != nil
+                else { return nil }
+                back = previousIndex
+            }
+            var ahead = cursor
+            for coverage in lookahead {
+                guard let nextIndex = next(after: ahead, flag: flag), coverage.value(glyphs[nextIndex]) != nil
+                else { return nil }
+                ahead = nextIndex
+            }
+            return (records, inputPositions)
+        }
+    }
+
+    /// The input positions of `rule` matched at `position`, or `nil`.
+    private func matchRule(
+        _ rule: ContextRule, at position: Int, flag: UInt16,
         matchBacktrack: (UInt16, UInt16) -> Bool, matchInput: (UInt16, UInt16) -> Bool,
         matchLookahead: (UInt16, UInt16) -> Bool
-    ) -> Int? {
+    ) -> [Int]? {
         var inputPositions = [position]
         var cursor = position
         for value in rule.input {
@@ -227,7 +258,7 @@ struct Shaper {
             }
             ahead = nextIndex
         }
-        return applyRecords(rule.records, inputPositions: inputPositions, depth: depth)
+        return inputPositions
     }
 
     /// Applies nested lookups at input positions; returns the position after the input.
@@ -263,6 +294,7 @@ struct Shaper {
     /// Applies the script's pair and single adjustments (GPOS `kern`, or the `kern` table).
     mutating func position() {
         adjustments = [Int32](repeating: 0, count: glyphs.count)
+        budget = max(glyphs.count * 64, 16384)
         let matrix = font.pairMatrices[scriptIndex]
         if !matrix.isEmpty {
             positionWithMatrix(matrix)
@@ -313,7 +345,7 @@ struct Shaper {
                 let second = glyphs[secondIndex]
                 subtables: for subtable in lookup.subtables {
                     switch subtable {
-                    case .single: break subtables
+                    case .single, .contextual: break subtables
                     case .pairs(let coverage, let pairs, _):
                         guard coverage.value(first) != nil, let value = pairs[UInt32(first) << 16 | UInt32(second)]
                         else { continue }
@@ -335,43 +367,61 @@ struct Shaper {
         if lookup.subtables.isEmpty { return }
         var position = 0
         while position < glyphs.count {
-            if ignores(position, flag: lookup.flag) {
+            if !ignores(position, flag: lookup.flag), let next = applyPosition(lookup, at: position, depth: 0) {
+                position = max(next, position + 1)
+            } else {
                 position += 1
-                continue
             }
-            let first = glyphs[position]
-            let second = next(after: position, flag: lookup.flag)
-            var advanced = false
-            subtables: for subtable in lookup.subtables {
-                switch subtable {
-                case .single(let coverage, let values):
-                    guard let index = coverage.value(first) else { continue }
-                    let value = values.count == 1 ? values[0] : (Int(index) < values.count ? values[Int(index)] : 0)
-                    adjustments[position] &+= Int32(value)
-                    break subtables
-                case .pairs(let coverage, let pairs, let hasSecond):
-                    guard let secondIndex = second, coverage.value(first) != nil else { continue }
-                    guard let value = pairs[UInt32(first) << 16 | UInt32(glyphs[secondIndex])] else { continue }
-                    adjustments[position] &+= Int32(value.first)
-                    adjustments[secondIndex] &+= Int32(value.second)
-                    position = hasSecond ? secondIndex + 1 : secondIndex
-                    advanced = true
-                    break subtables
-                case .classes(let coverage, let firstClasses, let secondClasses, let count, let values, let hasSecond):
-                    guard let secondIndex = second, coverage.value(first) != nil else { continue }
-                    let index =
-                        Int(firstClasses.classOf(first)) * count + Int(secondClasses.classOf(glyphs[secondIndex]))
-                    guard index < values.count else { continue }
-                    let value = values[index]
-                    adjustments[position] &+= Int32(value.first)
-                    adjustments[secondIndex] &+= Int32(value.second)
-                    position = hasSecond ? secondIndex + 1 : secondIndex
-                    advanced = true
-                    break subtables
-                }
-            }
-            if !advanced { position += 1 }
         }
+    }
+
+    /// Applies the first subtable of `lookup` that matches at `position`; returns where the next
+    /// match may start, or `nil` when nothing matched.
+    private mutating func applyPosition(_ lookup: PositionLookup, at position: Int, depth: Int) -> Int? {
+        guard budget > 0, position < glyphs.count else { return nil }
+        budget -= 1
+        let first = glyphs[position]
+        let second = next(after: position, flag: lookup.flag)
+        for subtable in lookup.subtables {
+            switch subtable {
+            case .single(let coverage, let values):
+                guard let index = coverage.value(first) else { continue }
+                let value = values.count == 1 ? values[0] : (Int(index) < values.count ? values[Int(index)] : 0)
+                adjustments[position] &+= Int32(value)
+                return position + 1
+            case .pairs(let coverage, let pairs, let hasSecond):
+                guard let secondIndex = second, coverage.value(first) != nil else { continue }
+                guard let value = pairs[UInt32(first) << 16 | UInt32(glyphs[secondIndex])] else { continue }
+                adjustments[position] &+= Int32(value.first)
+                adjustments[secondIndex] &+= Int32(value.second)
+                return hasSecond ? secondIndex + 1 : secondIndex
+            case .classes(let coverage, let firstClasses, let secondClasses, let count, let values, let hasSecond):
+                guard let secondIndex = second, coverage.value(first) != nil else { continue }
+                let index = Int(firstClasses.classOf(first)) * count + Int(secondClasses.classOf(glyphs[secondIndex]))
+                guard index < values.count else { continue }
+                let value = values[index]
+                adjustments[position] &+= Int32(value.first)
+                adjustments[secondIndex] &+= Int32(value.second)
+                return hasSecond ? secondIndex + 1 : secondIndex
+            case .contextual(let context):
+                guard let match = matchContext(context, at: position, flag: lookup.flag) else { continue }
+                if depth < LayoutTable.maxDepth {
+                    var index = 0
+                    while index + 1 < match.records.count {
+                        let sequenceIndex = Int(match.records[index])
+                        let lookupIndex = Int(match.records[index + 1])
+                        index += 2
+                        guard sequenceIndex < match.positions.count, lookupIndex < font.positionings.count else {
+                            continue
+                        }
+                        _ = applyPosition(
+                            font.positionings[lookupIndex], at: match.positions[sequenceIndex], depth: depth + 1)
+                    }
+                }
+                return (match.positions.last ?? position) + 1
+            }
+        }
+        return nil
     }
 
     /// Shapes the buffer and returns its width in px: advances plus adjustments, marks zeroed,

@@ -67,7 +67,7 @@ struct PairValue: Sendable, Hashable {
     var second: Int16
 }
 
-/// One subtable of a pair-adjustment lookup (GPOS type 2, or the `kern` table).
+/// One subtable of a positioning lookup (GPOS types 1, 2, 7 and 8, or the `kern` table).
 enum PairSubtable: Sendable, Hashable {
     /// Format 1: explicit pairs, keyed by `first << 16 | second`; `coverage` lists the first glyphs.
     case pairs(coverage: GlyphRanges, pairs: [UInt32: PairValue], hasSecond: Bool)
@@ -77,6 +77,9 @@ enum PairSubtable: Sendable, Hashable {
         hasSecond: Bool)
     /// GPOS type 1: one adjustment per covered glyph (`values` indexed by coverage index, or one for all).
     case single(coverage: GlyphRanges, values: [Int16])
+    /// GPOS types 7 and 8: a context (one of the substitution context cases, which share its shape)
+    /// whose records name positioning lookups.
+    case contextual(SubstitutionSubtable)
 }
 
 /// A positioning lookup (pair or single adjustments) with its lookup flag.
@@ -128,12 +131,27 @@ struct SubstitutionLookup: Sendable, Hashable {
 
 /// Feature bits a substitution lookup can be switched on by.
 enum FeatureBit {
-    /// `ccmp`, `locl`, `rlig`: always on.
+    /// `ccmp`, `locl`: always on.
     static let required: UInt8 = 1
     /// `liga`, `clig`: off with letter-spacing.
     static let ligatures: UInt8 = 2
     /// `calt`: off with letter-spacing.
     static let contextual: UInt8 = 4
+    /// `isol`: Arabic letters that join neither side.
+    static let isolated: UInt8 = 8
+    /// `fina`: Arabic letters joined to the letter before only.
+    static let final: UInt8 = 16
+    /// `medi`: Arabic letters joined on both sides.
+    static let medial: UInt8 = 32
+    /// `init`: Arabic letters joined to the letter after only.
+    static let initial: UInt8 = 64
+    /// `rlig`: always on; a stage of its own in Arabic text, after the joining forms.
+    static let requiredLigatures: UInt8 = 128
+
+    /// The four joining forms: each applies only to the glyphs that take that form.
+    static let forms: UInt8 = isolated | final | medial | initial
+    /// What is on whatever the letter-spacing.
+    static let alwaysOn: UInt8 = required | requiredLigatures
 }
 
 /// The lookups that apply to one script.

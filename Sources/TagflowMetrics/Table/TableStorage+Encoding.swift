@@ -63,8 +63,11 @@ extension Reader {
 extension TableStorage {
     /// The magic bytes at the start of a metrics table: `TFMT`.
     static let magic: UInt32 = 0x5446_4D54
-    /// The format version this code writes and reads.
-    static let version: UInt16 = 1
+    /// The format version this code writes.
+    ///
+    /// Version 1 tables read the same: they predate the Arabic joining forms and contextual
+    /// positioning, and kept `rlig` under the required bit.
+    static let version: UInt16 = 2
 
     /// The compact binary form of the table (see the "Metrics table format" article).
     func encoded() -> [UInt8] {
@@ -113,7 +116,7 @@ extension TableStorage {
             throw FontError(tag: "TFMT", offset: 0, reason: "not a Tagflow metrics table (no TFMT magic)")
         }
         let version = try reader.u16()
-        guard version == TableStorage.version else {
+        guard version == 1 || version == TableStorage.version else {
             throw reader.error("unsupported metrics table version \(version)", at: 4)
         }
         let flags = try reader.u16()
@@ -211,46 +214,48 @@ extension TableStorage {
     private static func write(_ lookup: SubstitutionLookup, to out: inout ByteWriter) {
         out.u16(lookup.flag)
         out.count(lookup.subtables.count)
-        for subtable in lookup.subtables {
-            switch subtable {
-            case .single(let map):
-                out.u8(1)
-                out.count(map.count)
-                for key in map.keys.sorted() {
-                    out.u16(key)
-                    out.u16(map[key] ?? 0)
-                }
-            case .ligature(let map):
-                out.u8(4)
-                out.count(map.count)
-                for key in map.keys.sorted() {
-                    out.u16(key)
-                    let ligatures = map[key] ?? []
-                    out.count(ligatures.count)
-                    for ligature in ligatures {
-                        out.u16(ligature.glyph)
-                        out.u16Array(ligature.components)
-                    }
-                }
-            case .contextGlyphs(let coverage, let sets):
-                out.u8(5)
-                out.ranges(coverage)
-                write(sets, to: &out)
-            case .contextClasses(let coverage, let backtrack, let input, let lookahead, let sets):
-                out.u8(6)
-                out.ranges(coverage)
-                out.ranges(backtrack)
-                out.ranges(input)
-                out.ranges(lookahead)
-                write(sets, to: &out)
-            case .contextCoverages(let backtrack, let input, let lookahead, let records):
-                out.u8(7)
-                for list in [backtrack, input, lookahead] {
-                    out.count(list.count)
-                    for ranges in list { out.ranges(ranges) }
-                }
-                out.u16Array(records)
+        for subtable in lookup.subtables { write(subtable, to: &out) }
+    }
+
+    private static func write(_ subtable: SubstitutionSubtable, to out: inout ByteWriter) {
+        switch subtable {
+        case .single(let map):
+            out.u8(1)
+            out.count(map.count)
+            for key in map.keys.sorted() {
+                out.u16(key)
+                out.u16(map[key] ?? 0)
             }
+        case .ligature(let map):
+            out.u8(4)
+            out.count(map.count)
+            for key in map.keys.sorted() {
+                out.u16(key)
+                let ligatures = map[key] ?? []
+                out.count(ligatures.count)
+                for ligature in ligatures {
+                    out.u16(ligature.glyph)
+                    out.u16Array(ligature.components)
+                }
+            }
+        case .contextGlyphs(let coverage, let sets):
+            out.u8(5)
+            out.ranges(coverage)
+            write(sets, to: &out)
+        case .contextClasses(let coverage, let backtrack, let input, let lookahead, let sets):
+            out.u8(6)
+            out.ranges(coverage)
+            out.ranges(backtrack)
+            out.ranges(input)
+            out.ranges(lookahead)
+            write(sets, to: &out)
+        case .contextCoverages(let backtrack, let input, let lookahead, let records):
+            out.u8(7)
+            for list in [backtrack, input, lookahead] {
+                out.count(list.count)
+                for ranges in list { out.ranges(ranges) }
+            }
+            out.u16Array(records)
         }
     }
 
@@ -258,61 +263,62 @@ extension TableStorage {
         let flag = try reader.u16()
         let count = try reader.count(minimumSize: 1)
         var subtables: [SubstitutionSubtable] = []
-        for _ in 0..<count {
-            let kind = try reader.u8()
-            switch kind {
-            case 1:
-                let entries = try reader.count(minimumSize: 4)
-                var map: [UInt16: UInt16] = [:]
-                map.reserveCapacity(entries)
-                for _ in 0..<entries {
-                    let key = try reader.u16()
-                    map[key] = try reader.u16()
-                }
-                subtables.append(.single(map))
-            case 4:
-                let entries = try reader.count(minimumSize: 6)
-                var map: [UInt16: [Ligature]] = [:]
-                for _ in 0..<entries {
-                    let key = try reader.u16()
-                    let ligatureCount = try reader.count(minimumSize: 6)
-                    var ligatures: [Ligature] = []
-                    for _ in 0..<ligatureCount {
-                        let glyph = try reader.u16()
-                        ligatures.append(Ligature(components: try reader.u16List(), glyph: glyph))
-                    }
-                    map[key] = ligatures
-                }
-                subtables.append(.ligature(map))
-            case 5:
-                let coverage = try reader.ranges()
-                subtables.append(.contextGlyphs(coverage: coverage, ruleSets: try readRuleSets(&reader)))
-            case 6:
-                let coverage = try reader.ranges()
-                let backtrack = try reader.ranges()
-                let input = try reader.ranges()
-                let lookahead = try reader.ranges()
-                subtables.append(
-                    .contextClasses(
-                        coverage: coverage, backtrack: backtrack, input: input, lookahead: lookahead,
-                        ruleSets: try readRuleSets(&reader)))
-            case 7:
-                var lists: [[GlyphRanges]] = []
-                for _ in 0..<3 {
-                    let listCount = try reader.count(minimumSize: 5)
-                    var list: [GlyphRanges] = []
-                    for _ in 0..<listCount { list.append(try reader.ranges()) }
-                    lists.append(list)
-                }
-                let records = try reader.u16List()
-                guard !lists[1].isEmpty else { throw reader.error("context rule with no input") }
-                subtables.append(
-                    .contextCoverages(backtrack: lists[0], input: lists[1], lookahead: lists[2], records: records))
-            default:
-                throw reader.error("unknown substitution kind \(kind)", at: reader.position - 1)
-            }
-        }
+        for _ in 0..<count { subtables.append(try readSubtable(&reader)) }
         return SubstitutionLookup(flag: flag, subtables: subtables)
+    }
+
+    /// Reads one substitution subtable (or the context of a contextual positioning subtable).
+    private static func readSubtable(_ reader: inout Reader) throws(FontError) -> SubstitutionSubtable {
+        let kind = try reader.u8()
+        switch kind {
+        case 1:
+            let entries = try reader.count(minimumSize: 4)
+            var map: [UInt16: UInt16] = [:]
+            map.reserveCapacity(entries)
+            for _ in 0..<entries {
+                let key = try reader.u16()
+                map[key] = try reader.u16()
+            }
+            return .single(map)
+        case 4:
+            let entries = try reader.count(minimumSize: 6)
+            var map: [UInt16: [Ligature]] = [:]
+            for _ in 0..<entries {
+                let key = try reader.u16()
+                let ligatureCount = try reader.count(minimumSize: 6)
+                var ligatures: [Ligature] = []
+                for _ in 0..<ligatureCount {
+                    let glyph = try reader.u16()
+                    ligatures.append(Ligature(components: try reader.u16List(), glyph: glyph))
+                }
+                map[key] = ligatures
+            }
+            return .ligature(map)
+        case 5:
+            let coverage = try reader.ranges()
+            return .contextGlyphs(coverage: coverage, ruleSets: try readRuleSets(&reader))
+        case 6:
+            let coverage = try reader.ranges()
+            let backtrack = try reader.ranges()
+            let input = try reader.ranges()
+            let lookahead = try reader.ranges()
+            return .contextClasses(
+                coverage: coverage, backtrack: backtrack, input: input, lookahead: lookahead,
+                ruleSets: try readRuleSets(&reader))
+        case 7:
+            var lists: [[GlyphRanges]] = []
+            for _ in 0..<3 {
+                let listCount = try reader.count(minimumSize: 5)
+                var list: [GlyphRanges] = []
+                for _ in 0..<listCount { list.append(try reader.ranges()) }
+                lists.append(list)
+            }
+            let records = try reader.u16List()
+            guard !lists[1].isEmpty else { throw reader.error("context rule with no input") }
+            return .contextCoverages(backtrack: lists[0], input: lists[1], lookahead: lists[2], records: records)
+        default:
+            throw reader.error("unknown substitution kind \(kind)", at: reader.position - 1)
+        }
     }
 
     private static func write(_ lookup: PositionLookup, to out: inout ByteWriter) {
@@ -348,6 +354,9 @@ extension TableStorage {
                     out.i16(value.first)
                     if hasSecond { out.i16(value.second) }
                 }
+            case .contextual(let context):
+                out.u8(4)
+                write(context, to: &out)
             }
         }
     }
@@ -397,6 +406,12 @@ extension TableStorage {
                     .classes(
                         coverage: coverage, first: first, second: second, secondCount: secondCount, values: values,
                         hasSecond: hasSecond))
+            case 4:
+                let context = try readSubtable(&reader)
+                switch context {
+                case .contextGlyphs, .contextClasses, .contextCoverages: subtables.append(.contextual(context))
+                case .single, .ligature: throw reader.error("a positioning context that is not one")
+                }
             default:
                 throw reader.error("unknown positioning kind \(kind)", at: reader.position - 1)
             }

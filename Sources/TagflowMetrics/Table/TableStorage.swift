@@ -149,7 +149,7 @@ final class TableStorage: Sendable {
                 let feature = script.substitutionFeatures[position]
                 for slot in 0..<95 where lookupTriggers[slot] {
                     bits[slot] |= 1
-                    if feature & FeatureBit.required != 0 { bits[slot] |= 2 }
+                    if feature & FeatureBit.alwaysOn != 0 { bits[slot] |= 2 }
                 }
             }
             asciiTriggers.append(bits)
@@ -242,7 +242,7 @@ final class TableStorage: Sendable {
             if lookup.flag & 0x2 != 0 { return [] }
             for subtable in lookup.subtables {
                 switch subtable {
-                case .single: return []
+                case .single, .contextual: return []
                 case .pairs(_, _, let hasSecond), .classes(_, _, _, _, _, let hasSecond): if hasSecond { return [] }
                 }
             }
@@ -261,7 +261,7 @@ final class TableStorage: Sendable {
                 for lookup in lookups {
                     subtables: for subtable in lookup.subtables {
                         switch subtable {
-                        case .single: break subtables
+                        case .single, .contextual: break subtables
                         case .pairs(let coverage, let pairs, _):
                             guard coverage.value(first) != nil,
                                 let value = pairs[UInt32(first) << 16 | UInt32(second)]
