@@ -9,9 +9,10 @@ TAGFLOW is the `tagflow` executable (default: $TAGFLOW, then .build/debug/tagflo
 A corpus of labels (>= 2 000, generated deterministically below: ASCII words and tags,
 C++/C#/.NET punctuation, kerning pairs, ligature words, accented Latin, Cyrillic, Greek, CJK,
 kana, Hangul, emoji with skin tones, ZWJ sequences and flags, combining marks, and a few
-Hebrew labels mixing directions) is measured
-in Chromium with the same font files (each loaded with @font-face from its file, through an
-isolated fontconfig, hinting pinned to slight) and with `tagflow measure`, for:
+Hebrew labels mixing directions) is measured in Chromium, each label in its own direction as a
+chip draws it (`unicode-bidi: plaintext`), with the same font files (each loaded with @font-face
+from its file, through an isolated fontconfig, hinting pinned to slight) and with
+`tagflow measure`, for:
 
     DejaVu Sans 16 px, Liberation Sans 13 px, Inter 14 px,
     each with Noto Sans CJK and Noto Color Emoji as fallbacks (and a letter-spacing run).
@@ -233,7 +234,7 @@ PAGE_CSS = """
 html, body { margin: 0; padding: 0; }
 #host { font-kerning: auto; font-weight: 400; font-style: normal; text-rendering: auto; width: 100000px; }
 .row { display: block; white-space: nowrap; line-height: normal; }
-.row span { display: inline-block; white-space: nowrap; line-height: normal; }
+.row span { display: inline-block; white-space: nowrap; line-height: normal; unicode-bidi: plaintext; }
 """
 
 

@@ -127,6 +127,41 @@ struct ChromiumCase: Decodable, Sendable, CustomTestStringConvertible {
     }
 
     @Test(.enabled(if: SystemFonts.enabled, "needs Debian's fonts"))
+    func labelsRunInTheDirectionOfTheirFirstLetter() throws {
+        // Chromium 156, `unicode-bidi: plaintext` as chips draw labels: a label whose first strong
+        // letter is right-to-left is a right-to-left paragraph, so its runs split differently.
+        let dejavu = FontStack([try SystemFonts.table("dejavu")])
+        let widths: [(String, Int)] = [
+            ("123 שלום", 4547), ("שלום abc", 4433), ("עם Swift", 4162), ("عربي Swift", 5156),
+            ("(مقدمة)", 3501), ("[טיוטה]", 3304), ("שלום (hello)", 5866),
+        ]
+        for (text, width) in widths {
+            #expect(dejavu.measure(text, size: 16).width == width, "\(text)")
+        }
+    }
+
+    @Test func rightToLeftParagraphsResolveNeutralsAndNumbers() {
+        let (l, r, en, an, n) = (
+            Measurer.leftToRight, Measurer.rightToLeft, Measurer.europeanNumber,
+            Measurer.arabicNumber, UInt8(0)
+        )
+        // "abc def" inside a right-to-left paragraph: letters 2, the space between them too.
+        #expect(Measurer.levels([r, n, l, n, l, n, r], rightToLeft: true) == [1, 1, 2, 2, 2, 1, 1])
+        // Numbers are 2 in either paragraph after right-to-left text; a neutral before them is 1.
+        #expect(Measurer.levels([r, n, en], rightToLeft: true) == [1, 1, 2])
+        #expect(Measurer.levels([r, n, en]) == [1, 1, 2])
+        // After left-to-right text a European number is left-to-right (W7); an Arabic one is not.
+        #expect(Measurer.levels([l, n, en]) == [0, 0, 0])
+        #expect(Measurer.levels([l, n, an, n, r]) == [0, 0, 2, 1, 1])
+        // Brackets at the edges take the paragraph's direction.
+        #expect(Measurer.levels([n, r, n], rightToLeft: true) == [1, 1, 1])
+        #expect(Measurer.levels([n, r, n]) == [0, 1, 0])
+        #expect(Measurer.isRightToLeftParagraph([n, en, r, l]))
+        #expect(!Measurer.isRightToLeftParagraph([n, l, r]))
+        #expect(!Measurer.isRightToLeftParagraph([n, en]))
+    }
+
+    @Test(.enabled(if: SystemFonts.enabled, "needs Debian's fonts"))
     func freeTypeScaleIsInexactForOddUnitsPerEm() throws {
         let cjk = FontStack([try SystemFonts.table("cjk")])
         // Four 1000-unit glyphs at 16 px: 64.000122 px, rounded up to 64 + 1/64 px.

@@ -270,35 +270,57 @@ struct Measurer {
         }
     }
 
-    /// Embedding levels in a left-to-right paragraph: right-to-left letters 1, numbers after
-    /// right-to-left text 2, neutrals between right-to-left text 1, everything else 0.
-    static func levels(_ directions: [UInt8]) -> [UInt8] {
-        var levels = [UInt8](repeating: 0, count: directions.count)
-        var previousStrong: UInt8 = leftToRight
+    /// Whether a label's paragraph runs right to left: its first strong letter is right-to-left,
+    /// as chips draw labels (`unicode-bidi: plaintext`).
+    static func isRightToLeftParagraph(_ directions: [UInt8]) -> Bool {
+        for direction in directions where direction == leftToRight || direction == rightToLeft {
+            return direction == rightToLeft
+        }
+        return false
+    }
+
+    /// Embedding levels of a paragraph (left to right at level 0, or right to left at level 1):
+    /// right-to-left letters 1, numbers 2, left-to-right letters 0 or 2, and a neutral the
+    /// direction of the text on both sides when they agree, else the paragraph's.
+    static func levels(_ directions: [UInt8], rightToLeft paragraphRightToLeft: Bool = false) -> [UInt8] {
+        let base: UInt8 = paragraphRightToLeft ? 1 : 0
+        let leftLevel: UInt8 = paragraphRightToLeft ? 2 : 0
+        let paragraph = paragraphRightToLeft ? rightToLeft : leftToRight
+        var levels = [UInt8](repeating: base, count: directions.count)
+        // The last strong letter, for numbers (W7: a European number after left-to-right text is
+        // left-to-right), and the last direction a neutral sees (numbers count as right-to-left).
+        var previousStrong = paragraph
+        var previousForNeutral = paragraph
         for (index, direction) in directions.enumerated() {
             switch direction {
             case leftToRight:
-                levels[index] = 0
+                levels[index] = leftLevel
                 previousStrong = leftToRight
+                previousForNeutral = leftToRight
             case rightToLeft:
                 levels[index] = 1
                 previousStrong = rightToLeft
+                previousForNeutral = rightToLeft
             case arabicNumber:
                 levels[index] = 2
+                previousForNeutral = rightToLeft
             case europeanNumber:
-                levels[index] = previousStrong == rightToLeft ? 2 : 0
+                let asLeft = previousStrong == leftToRight
+                levels[index] = asLeft ? leftLevel : 2
+                previousForNeutral = asLeft ? leftToRight : rightToLeft
             default:
-                // A neutral is right-to-left between right-to-left text (numbers count as such).
-                var nextStrong: UInt8 = leftToRight
+                var nextForNeutral = paragraph
                 for later in directions[(index + 1)...] where later != 0 {
-                    nextStrong =
-                        later == leftToRight
-                        ? leftToRight
-                        : (later == europeanNumber
-                            ? (previousStrong == rightToLeft ? rightToLeft : leftToRight) : rightToLeft)
+                    switch later {
+                    case leftToRight: nextForNeutral = leftToRight
+                    case europeanNumber: nextForNeutral = previousStrong == leftToRight ? leftToRight : rightToLeft
+                    default: nextForNeutral = rightToLeft
+                    }
                     break
                 }
-                levels[index] = previousStrong == rightToLeft && nextStrong == rightToLeft ? 1 : 0
+                if previousForNeutral == nextForNeutral {
+                    levels[index] = previousForNeutral == rightToLeft ? 1 : leftLevel
+                }
             }
         }
         return levels
@@ -485,7 +507,9 @@ struct Measurer {
         }
         if hasRightToLeft {
             segments = Measurer.splitAtLevels(
-                segments, levels: Measurer.levels(directions), clusterStarts: clusterStarts)
+                segments,
+                levels: Measurer.levels(directions, rightToLeft: Measurer.isRightToLeftParagraph(directions)),
+                clusterStarts: clusterStarts)
         }
         var width = 0
         var total: Float = 0
