@@ -10,8 +10,9 @@ Emoji), and checks every visible chip block:
     that container queries chose (to 1/64 px), and its text fits its box;
 and that the collapsed home-page cloud opens and closes by clicking its <summary>, with no script
 on any page. It does it twice: as site-example is, and built as a Hebrew site (`language: he`),
-whose pages are right to left: there each chip must sit at the computed position measured from
-the block's right edge, and chips read from right to left.
+whose pages are right to left and whose chips (in DejaVu Sans) also show Hebrew, Arabic and
+mixed-direction tags: there each chip must sit at the computed position measured from the
+block's right edge, and chips read from right to left.
 
 Usage: Tests/Browser/chips_browser.py [--tagflow PATH] [--chromium PATH]
 Without Chromium it prints SKIPPED and exits 0 (exit 1 when $CI is set).
@@ -153,11 +154,7 @@ def main():
         hebrew_source = os.path.join(work, "site-example-he")
         shutil.copytree(os.path.join(ROOT, "site-example"), hebrew_source,
                         ignore=shutil.ignore_patterns("_site", ".tagflow-cache"))
-        config_path = os.path.join(hebrew_source, "site.yml")
-        with open(config_path, encoding="utf-8") as config:
-            lines = [line for line in config.read().splitlines() if not line.startswith("language:")]
-        with open(config_path, "w", encoding="utf-8") as config:
-            config.write("\n".join(lines + ["language: he", ""]))
+        add_right_to_left_tags(hebrew_source)
         subprocess.run([args.tagflow, "build", hebrew_source, "-o", os.path.join(site, "he"), "-q",
                         "--base-url", "/he/"], check=True)
         server = serve(site)
@@ -181,10 +178,44 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
 
+# Tags of the right-to-left pass: Hebrew, Arabic (joined letters, lam-alef, diacritics) and
+# labels mixing directions, measured and drawn with DejaVu Sans shipped by the site.
+RIGHT_TO_LEFT_TAGS = ["עברית", "תכנות", "שלום עולם", "C++ עם Swift", "[טיוטה]", "iOS 17 חדש", "برمجة",
+                      "الذكاء الاصطناعي", "لغة عربية", "مَرْحَبًا", "Swift بالعربية", "(مقدمة)", "٢٠٢٤",
+                      "سلام"]
+RIGHT_TO_LEFT_FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+RIGHT_TO_LEFT_PAGES = ["/posts/rtl-tags/", "/posts/rtl-more/"]
+
+
+def add_right_to_left_tags(source):
+    """Makes the copy of site-example at `source` a Hebrew site whose chips show Hebrew and
+    Arabic tags: `language: he`, DejaVu Sans as the chip font, and two posts tagged in both."""
+    config_path = os.path.join(source, "site.yml")
+    with open(config_path, encoding="utf-8") as config:
+        lines = [line for line in config.read().splitlines() if not line.startswith("language:")]
+    with open(config_path, "w", encoding="utf-8") as config:
+        config.write("\n".join(lines + ["language: he", ""]))
+    if not os.path.exists(RIGHT_TO_LEFT_FONT):
+        raise SystemExit("%s is missing (fonts-dejavu-core)" % RIGHT_TO_LEFT_FONT)
+    shutil.copy(RIGHT_TO_LEFT_FONT, os.path.join(source, "static", "DejaVuSans.ttf"))
+    with open(config_path, encoding="utf-8") as config:
+        text = config.read()
+    assert "\nchips:" not in text, "site-example gained a chips section: set its font here instead"
+    with open(config_path, "a", encoding="utf-8") as config:
+        config.write("chips:\n  font: static/DejaVuSans.ttf\n")
+    half = len(RIGHT_TO_LEFT_TAGS) // 2
+    for name, tags in (("2025-03-01-rtl-tags", RIGHT_TO_LEFT_TAGS[:half] + ["Swift"]),
+                       ("2025-03-02-rtl-more", RIGHT_TO_LEFT_TAGS[half:] + RIGHT_TO_LEFT_TAGS[:3])):
+        with open(os.path.join(source, "posts", name + ".md"), "w", encoding="utf-8") as post:
+            post.write("---\ntitle: תגיות מימין לשמאל\ntags:\n%s---\n\nשלום.\n" % (
+                "".join("  - %s\n" % json.dumps(tag, ensure_ascii=False) for tag in tags)))
+
+
 def check_site(browser, base, problems, totals, rtl):
     """Checks every page at every width of the site served at `base`."""
+    pages = PAGES + (RIGHT_TO_LEFT_PAGES if rtl else [])
     for width in WIDTHS:
-        for page in PAGES:
+        for page in pages:
             open_page(browser, base + page, width)
             result = browser.evaluate(CHECK_JS)
             totals["pages"] += 1
@@ -196,7 +227,7 @@ def check_site(browser, base, problems, totals, rtl):
             problems += result["problems"]
             if result["scripts"]:
                 problems.append(f"{page} has {result['scripts']} <script> elements")
-            if page in ("/posts/flow-layout-part-1/", "/tags/") and result["blocks"] == 0:
+            if page in ["/posts/flow-layout-part-1/", "/tags/"] + pages[len(PAGES):] and result["blocks"] == 0:
                 problems.append(f"{base}{page} @{width}px shows no chip block")
         # The collapsed cloud opens and closes with a click on <summary>, no script.
         open_page(browser, base + "/", width)
