@@ -140,6 +140,25 @@ struct ChromiumCase: Decodable, Sendable, CustomTestStringConvertible {
         }
     }
 
+    @Test(.enabled(if: SystemFonts.enabled, "needs Debian's fonts"))
+    func numbersKeepTheirSeparatorsInRightToLeftLabels() throws {
+        // Chromium 156, plaintext: "2.0" or "1/2" is one left-to-right number inside the label.
+        let dejavu = FontStack([try SystemFonts.table("dejavu"), try SystemFonts.table("arabic")])
+        let widths: [(String, Int)] = [
+            ("גרסה 2.0", 4288), ("עדכון 2.1.3", 5231), ("تحديث 1.4.2", 5706),
+            ("1/2 كوب سكر", 6268), ("מרתון 42.2 ק\"מ", 7329), ("كيكة 2.0", 3866),
+        ]
+        for (text, width) in widths {
+            #expect(dejavu.measure(text, size: 16).width == width, "\(text)")
+        }
+        // A flag is a left-to-right letter: the label below is a left-to-right paragraph.
+        let noto = FontStack([
+            try SystemFonts.table("noto-sans"), try SystemFonts.table("hebrew"), try SystemFonts.table("cjk"),
+            try SystemFonts.table("emoji"),
+        ])
+        #expect(noto.measure("🇮🇱 ישראל", size: 15).width == 4030)
+    }
+
     @Test func rightToLeftParagraphsResolveNeutralsAndNumbers() {
         let (l, r, en, an, n) = (
             Measurer.leftToRight, Measurer.rightToLeft, Measurer.europeanNumber,
@@ -156,6 +175,19 @@ struct ChromiumCase: Decodable, Sendable, CustomTestStringConvertible {
         // Brackets at the edges take the paragraph's direction.
         #expect(Measurer.levels([n, r, n], rightToLeft: true) == [1, 1, 1])
         #expect(Measurer.levels([n, r, n]) == [0, 1, 0])
+        // Separators inside numbers, and terminators touching them, join the number (W4, W5); after
+        // Arabic letters European digits are Arabic numbers (W2), and only `,` `.` `/` `:` join those.
+        let (es, cs, et, al) = (
+            Measurer.numberSeparator, Measurer.commonSeparator, Measurer.numberTerminator,
+            Measurer.arabicLetter
+        )
+        #expect(Measurer.resolvingNumbers([r, n, en, cs, en], rightToLeft: true) == [r, n, en, en, en])
+        #expect(Measurer.resolvingNumbers([en, es, en, cs, n], rightToLeft: false) == [en, en, en, n, n])
+        #expect(Measurer.resolvingNumbers([et, et, en, et], rightToLeft: false) == [en, en, en, en])
+        #expect(Measurer.resolvingNumbers([al, n, en, es, en], rightToLeft: true) == [r, n, an, n, an])
+        #expect(Measurer.resolvingNumbers([al, n, en, cs, en], rightToLeft: true) == [r, n, an, an, an])
+        #expect(Measurer.levels([r, n, en, cs, en], rightToLeft: true) == [1, 1, 2, 2, 2])
+        #expect(Measurer.isRightToLeftParagraph([n, en, al, l]))
         #expect(Measurer.isRightToLeftParagraph([n, en, r, l]))
         #expect(!Measurer.isRightToLeftParagraph([n, l, r]))
         #expect(!Measurer.isRightToLeftParagraph([n, en]))

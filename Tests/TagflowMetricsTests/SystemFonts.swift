@@ -15,6 +15,8 @@ enum SystemFonts {
         "emoji": "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
         "arabic": "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf",
         "naskh": "/usr/share/fonts/truetype/noto/NotoNaskhArabic-Regular.ttf",
+        "noto-sans": "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+        "hebrew": "/usr/share/fonts/truetype/noto/NotoSansHebrew-Regular.ttf",
     ]
 
     /// Whether the font tests run: all fonts installed, or running on CI.

@@ -249,32 +249,111 @@ struct Measurer {
     static let europeanNumber: UInt8 = 2
     static let rightToLeft: UInt8 = 3
     static let arabicNumber: UInt8 = 4
+    /// Arabic-script letters (`AL`): right to left, and numbers after them are Arabic numbers.
+    static let arabicLetter: UInt8 = 5
+    /// `+` and `-` (`ES`): part of a number between two European digits.
+    static let numberSeparator: UInt8 = 6
+    /// `,` `.` `/` `:` (`CS`): part of a number between two digits of one kind.
+    static let commonSeparator: UInt8 = 7
+    /// `#` `$` `%` `°` currency signs (`ET`): part of a European number they touch.
+    static let numberTerminator: UInt8 = 8
+
+    /// Whether a direction makes a label need bidirectional runs.
+    @inline(__always)
+    static func isRightToLeft(_ direction: UInt8) -> Bool {
+        direction == rightToLeft || direction == arabicLetter || direction == arabicNumber
+    }
 
     /// A simplified bidirectional class of a cluster's first character: 0 neutral, or one of
-    /// `leftToRight`, `europeanNumber`, `rightToLeft`, `arabicNumber`.
+    /// `leftToRight`, `europeanNumber`, `rightToLeft`, `arabicNumber`, `arabicLetter`, and the
+    /// separators and terminators that join numbers.
     static func direction(of scalar: Unicode.Scalar, script: Script) -> UInt8 {
         let value = scalar.value
         if value < 0x80 {
-            if value >= 0x30 && value <= 0x39 { return europeanNumber }
-            return script == .common ? 0 : leftToRight
+            switch value {
+            case 0x30...0x39: return europeanNumber
+            case 0x2B, 0x2D: return numberSeparator
+            case 0x2C, 0x2E, 0x2F, 0x3A: return commonSeparator
+            case 0x23, 0x24, 0x25: return numberTerminator
+            default: return script == .common ? 0 : leftToRight
+            }
         }
         switch value {
         case 0x0660...0x0669, 0x066B...0x066C, 0x0600...0x0605, 0x10E60...0x10E7E: return arabicNumber
         case 0x06F0...0x06F9: return europeanNumber
-        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFE, 0x10800...0x10FFF, 0x1E800...0x1EFFF:
+        case 0x00A0, 0x060C, 0x202F, 0x2044, 0xFE50, 0xFE52, 0xFE55, 0xFF0C, 0xFF0E, 0xFF0F, 0xFF1A:
+            return commonSeparator
+        case 0x207A, 0x207B, 0x208A, 0x208B, 0x2212, 0xFB29, 0xFE62, 0xFE63, 0xFF0B, 0xFF0D:
+            return numberSeparator
+        case 0x00A2...0x00A5, 0x00B0, 0x00B1, 0x0609, 0x060A, 0x066A, 0x2030...0x2034, 0x20A0...0x20CF, 0x212E,
+            0x2213, 0xFE5F, 0xFE69, 0xFE6A, 0xFF03...0xFF05, 0xFFE0, 0xFFE1, 0xFFE5, 0xFFE6:
+            return numberTerminator
+        case 0x0590...0x05FF, 0x07C0...0x085F, 0xFB1D...0xFB4F, 0x10800...0x10FFF, 0x1E800...0x1EFFF:
             if scalar.properties.generalCategory == .nonspacingMark { return 0 }
             return rightToLeft
+        case 0x0600...0x07BF, 0x0860...0x08FF, 0xFB50...0xFDFF, 0xFE70...0xFEFE:
+            if scalar.properties.generalCategory == .nonspacingMark { return 0 }
+            return arabicLetter
+        case 0x1F1E6...0x1F1FF:
+            // Regional indicators (flags) are left-to-right letters, unlike other emoji.
+            return leftToRight
         default:
             if scalar.properties.numericType == .decimal { return europeanNumber }
             return script == .common ? 0 : leftToRight
         }
     }
 
+    /// The weak types resolved as the Unicode Bidirectional Algorithm's rules W2 to W6 do: a
+    /// European number after Arabic letters is an Arabic number; a separator between two digits
+    /// of one kind, and terminators touching European digits, join the number; Arabic letters
+    /// are right to left; other separators and terminators are neutral.
+    static func resolvingNumbers(_ directions: [UInt8], rightToLeft paragraphRightToLeft: Bool) -> [UInt8] {
+        var types = directions
+        var lastStrong = paragraphRightToLeft ? rightToLeft : leftToRight
+        for index in types.indices {
+            switch types[index] {
+            case leftToRight, rightToLeft: lastStrong = types[index]
+            case arabicLetter:
+                lastStrong = arabicLetter
+                types[index] = rightToLeft
+            case europeanNumber where lastStrong == arabicLetter: types[index] = arabicNumber
+            default: break
+            }
+        }
+        if types.count >= 3 {
+            for index in 1..<(types.count - 1) {
+                let before = types[index - 1]
+                guard before == types[index + 1] else { continue }
+                if (types[index] == numberSeparator && before == europeanNumber)
+                    || (types[index] == commonSeparator && (before == europeanNumber || before == arabicNumber))
+                {
+                    types[index] = before
+                }
+            }
+        }
+        // Terminators next to a European number, in either direction, through other terminators.
+        for index in types.indices where types[index] == europeanNumber {
+            var back = index - 1
+            while back >= 0 && types[back] == numberTerminator {
+                types[back] = europeanNumber
+                back -= 1
+            }
+            var ahead = index + 1
+            while ahead < types.count && types[ahead] == numberTerminator {
+                types[ahead] = europeanNumber
+                ahead += 1
+            }
+        }
+        for index in types.indices where types[index] >= numberSeparator { types[index] = 0 }
+        return types
+    }
+
     /// Whether a label's paragraph runs right to left: its first strong letter is right-to-left,
     /// as chips draw labels (`unicode-bidi: plaintext`).
     static func isRightToLeftParagraph(_ directions: [UInt8]) -> Bool {
-        for direction in directions where direction == leftToRight || direction == rightToLeft {
-            return direction == rightToLeft
+        for direction in directions
+        where direction == leftToRight || direction == rightToLeft || direction == arabicLetter {
+            return direction != leftToRight
         }
         return false
     }
@@ -286,6 +365,7 @@ struct Measurer {
         let base: UInt8 = paragraphRightToLeft ? 1 : 0
         let leftLevel: UInt8 = paragraphRightToLeft ? 2 : 0
         let paragraph = paragraphRightToLeft ? rightToLeft : leftToRight
+        let directions = resolvingNumbers(directions, rightToLeft: paragraphRightToLeft)
         var levels = [UInt8](repeating: base, count: directions.count)
         // The last strong letter, for numbers (W7: a European number after left-to-right text is
         // left-to-right), and the last direction a neutral sees (numbers count as right-to-left).
@@ -449,7 +529,7 @@ struct Measurer {
             let font = fonts[fontIndex]
             let start = glyphs.count
             let direction = Measurer.direction(of: first, script: script)
-            hasRightToLeft = hasRightToLeft || direction >= Measurer.rightToLeft
+            hasRightToLeft = hasRightToLeft || Measurer.isRightToLeft(direction)
             directions.append(direction)
             clusterStarts.append(start)
             if script == .arabic && joining == nil { joining = ArabicJoining.Forms() }
