@@ -149,20 +149,28 @@ struct FontParser {
             substitutions = try layout.substitutionLookups(used: used)
         }
         var hasGPOSKern: [String: Bool] = [:]
+        var halfWidth: [String: [UInt16]] = [:]
         if let gpos = try table("GPOS") {
             let layout = try LayoutTable(gpos)
             for script in FontParser.scriptTags {
                 var list: [UInt16] = []
                 var kern = false
-                for (feature, lookups) in try layout.features(script: script)
-                where feature == "kern" || feature == "dist" {
-                    kern = kern || feature == "kern"
-                    list.append(contentsOf: lookups)
+                for (feature, lookups) in try layout.features(script: script) {
+                    switch feature {
+                    case "kern", "dist":
+                        kern = kern || feature == "kern"
+                        list.append(contentsOf: lookups)
+                    case "halt":
+                        halfWidth[script, default: []].append(contentsOf: lookups)
+                    default:
+                        break
+                    }
                 }
                 gposFeatures[script] = list
                 hasGPOSKern[script] = kern
             }
-            positionings = try layout.positionLookups(used: Set(gposFeatures.values.flatMap { $0 }))
+            positionings = try layout.positionLookups(
+                used: Set(gposFeatures.values.flatMap { $0 } + halfWidth.values.flatMap { $0 }))
         }
         let kernTable = try readKernTable()
         var scripts: [ScriptLookups] = []
@@ -182,7 +190,8 @@ struct FontParser {
             scripts.append(
                 ScriptLookups(
                     tag: FontParser.tagValue(script), substitutions: mergedLookups, substitutionFeatures: mergedBits,
-                    positionings: gpos, usesKernTable: kernTable != nil && !(hasGPOSKern[script] ?? false)))
+                    positionings: gpos, usesKernTable: kernTable != nil && !(hasGPOSKern[script] ?? false),
+                    halfWidth: Array(Set(halfWidth[script] ?? [])).sorted()))
         }
         return TableStorage(
             unitsPerEm: unitsPerEm, ascender: ascender, descender: descender, lineGap: lineGap,

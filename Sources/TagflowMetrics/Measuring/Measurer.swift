@@ -186,7 +186,9 @@ struct Measurer {
     }
 
     /// The width of one shaped segment in px (before letter-spacing).
-    func segmentWidth(_ segment: Segment, glyphs: [UInt16], marks: [UInt8], forms: [UInt8]) -> Float {
+    func segmentWidth(
+        _ segment: Segment, glyphs: [UInt16], marks: [UInt8], forms: [UInt8], halfWidthGlyphs: [Int]
+    ) -> Float {
         let font = fonts[segment.font]
         let scale = scales[segment.font]
         var total: Float = 0
@@ -209,6 +211,9 @@ struct Measurer {
         if font.glyphClasses.starts.isEmpty { shaper.unicodeMarks = Array(marks[segment.start..<segment.end]) }
         if segment.script == .arabic && segment.start < forms.count {
             shaper.forms = Array(forms[segment.start..<min(segment.end, forms.count)])
+        }
+        for glyph in halfWidthGlyphs where glyph >= segment.start && glyph < segment.end {
+            shaper.halfWidthGlyphs.append(glyph - segment.start)
         }
         return shaper.width(features: features, scale: scale)
     }
@@ -450,6 +455,8 @@ struct Measurer {
         // Joining forms are worked out from the first Arabic letter on; what comes before it
         // cannot change an Arabic letter's form.
         var joining: ArabicJoining.Forms? = nil
+        // Punctuation classes per cluster, kept only once a full-width mark is seen.
+        var punctuation: [PunctuationTrim.Kind] = []
         glyphs.reserveCapacity(text.utf8.count)
         marks.reserveCapacity(text.utf8.count)
         for character in text {
@@ -533,6 +540,11 @@ struct Measurer {
             directions.append(direction)
             clusterStarts.append(start)
             if script == .arabic && joining == nil { joining = ArabicJoining.Forms() }
+            let kind = PunctuationTrim.kind(of: first.value)
+            if kind != .other && punctuation.isEmpty {
+                punctuation = [PunctuationTrim.Kind](repeating: .other, count: clusterStarts.count - 1)
+            }
+            if kind != .other || !punctuation.isEmpty { punctuation.append(kind) }
             if emoji {
                 joining?.add(.nonJoining, glyph: glyphs.count)
                 glyphs.append(font.glyph(for: first.value))
@@ -591,6 +603,12 @@ struct Measurer {
                 levels: Measurer.levels(directions, rightToLeft: Measurer.isRightToLeftParagraph(directions)),
                 clusterStarts: clusterStarts)
         }
+        var halfWidthGlyphs: [Int] = []
+        if !punctuation.isEmpty {
+            for (cluster, trimmed) in PunctuationTrim.trimmed(punctuation).enumerated() where trimmed {
+                halfWidthGlyphs.append(clusterStarts[cluster])
+            }
+        }
         var width = 0
         var total: Float = 0
         var runLevel = segments.first?.level ?? 0
@@ -603,7 +621,8 @@ struct Measurer {
                 runLevel = segment.level
                 runStart = segment.start
             }
-            total += segmentWidth(segment, glyphs: glyphs, marks: marks, forms: joining?.bits ?? [])
+            total += segmentWidth(
+                segment, glyphs: glyphs, marks: marks, forms: joining?.bits ?? [], halfWidthGlyphs: halfWidthGlyphs)
         }
         width += rounded(total, clusters: clusterCount(clusterStarts, from: runStart, to: glyphs.count + 1))
         var ascent = 0

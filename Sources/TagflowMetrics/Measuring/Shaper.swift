@@ -11,6 +11,8 @@ struct Shaper {
     var unicodeMarks: [UInt8] = []
     /// Per glyph: the feature bit of its Arabic joining form, or 0; empty outside Arabic text.
     var forms: [UInt8] = []
+    /// Glyphs set half width by trimmed CJK punctuation (the script's `halt` lookups apply there).
+    var halfWidthGlyphs: [Int] = []
     /// Advance adjustments in font units, per glyph (after positioning).
     var adjustments: [Int32] = []
     /// Lookup applications left before shaping gives up (HarfBuzz's `max_ops`), against hostile fonts.
@@ -307,6 +309,15 @@ struct Shaper {
         if script.usesKernTable, let kern = font.kernTable { apply(kern) }
     }
 
+    /// Applies the script's `halt` lookups to the glyphs of trimmed punctuation.
+    private mutating func setHalfWidths() {
+        for index in halfWidthGlyphs where index < glyphs.count {
+            for lookupIndex in script.halfWidth where Int(lookupIndex) < font.positionings.count {
+                _ = applyPosition(font.positionings[Int(lookupIndex)], at: index, depth: 0)
+            }
+        }
+    }
+
     /// Pair adjustments when every subtable adjusts only the first glyph: pairs of printable ASCII
     /// glyphs take their precomputed sum; other glyphs go through each lookup.
     private mutating func positionWithMatrix(_ matrix: [Int32]) {
@@ -429,6 +440,7 @@ struct Shaper {
     mutating func width(features: UInt8, scale: FontScale) -> Float {
         substitute(features: features)
         position()
+        if !halfWidthGlyphs.isEmpty { setHalfWidths() }
         var total: Float = 0
         for index in glyphs.indices where !isMark(at: index) {
             let units = scale.advance(font.advance(glyphs[index])) + scale.adjustment(adjustments[index])

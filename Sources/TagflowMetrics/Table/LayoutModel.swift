@@ -166,4 +166,7 @@ struct ScriptLookups: Sendable, Hashable {
     var positionings: [UInt16]
     /// Whether the `kern` table applies (no GPOS `kern` feature for this script).
     var usesKernTable: Bool
+    /// The GPOS `halt` lookups (half-width CJK punctuation), which Chromium applies only to the
+    /// punctuation it trims (`text-spacing-trim`).
+    var halfWidth: [UInt16] = []
 }

@@ -105,6 +105,7 @@ extension TableStorage {
             for bit in script.substitutionFeatures { out.u8(bit) }
             out.u16Array(script.positionings)
             out.u8(script.usesKernTable ? 1 : 0)
+            out.u16Array(script.halfWidth)
         }
         return out.bytes
     }
@@ -164,10 +165,11 @@ extension TableStorage {
             for _ in lookups { bits.append(try reader.u8()) }
             let positions = try reader.u16List()
             let usesKern = try reader.u8() != 0
+            let halfWidth = version >= 2 ? try reader.u16List() : []
             scripts.append(
                 ScriptLookups(
                     tag: tag, substitutions: lookups, substitutionFeatures: bits, positionings: positions,
-                    usesKernTable: usesKern))
+                    usesKernTable: usesKern, halfWidth: halfWidth))
         }
         self.init(
             unitsPerEm: unitsPerEm, ascender: ascender, descender: descender, lineGap: lineGap,
