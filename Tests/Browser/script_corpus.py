@@ -378,6 +378,14 @@ EMOJI_SEQUENCES = [
     "🍜 ラーメン", "🐼 熊猫", "🍵 お茶", "👨‍👩‍👧 family", "🧑‍🍳 chef", "🐻‍❄️ Arctic",
 ]
 
+# Emoji sequences that are not RGI: a modifier or a person after a ZWJ sequence, a doubled
+# modifier, a lone regional indicator. Noto Color Emoji has no ligature for them, so Chromium
+# draws the longest sequence it knows and then the rest, glyph by glyph.
+EMOJI_NON_RGI = [
+    "🧑\u200d💻🏻", "👍🏻🏻", "🏳️\u200d🌈🏻", "👨\u200d👩\u200d👧\u200d👦\u200d🐶", "🇺", "🇺🇳🇺", "🐈\u200d⬛🏽",
+    "👩\u200d🍳\u200d🔥", "🦀\u200d🐍", "☕\u200d🍰", "🏃🏻\u200d🏃🏿", "👋🏽🏽 hello",
+]
+
 GROUPS = {
     "arabic": ARABIC,
     "persian": PERSIAN,
@@ -385,5 +393,5 @@ GROUPS = {
     "hebrew": HEBREW,
     "mixed-bidi": MIXED_BIDI,
     "cjk-punctuation": CJK_PUNCT,
-    "emoji-sequences": EMOJI_SEQUENCES,
+    "emoji-sequences": EMOJI_SEQUENCES, "emoji-non-rgi": EMOJI_NON_RGI,
 }

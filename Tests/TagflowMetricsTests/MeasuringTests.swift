@@ -159,6 +159,21 @@ struct ChromiumCase: Decodable, Sendable, CustomTestStringConvertible {
         #expect(noto.measure("🇮🇱 ישראל", size: 15).width == 4030)
     }
 
+    @Test(.enabled(if: SystemFonts.enabled, "needs Debian's fonts"))
+    func emojiSequencesTakeTheGlyphsTheFontsLigaturesLeave() throws {
+        // Chromium 156, 16 px, Noto Color Emoji: a known sequence is one glyph; a modifier or a
+        // person after a sequence the font does not know is a glyph of its own.
+        let stack = FontStack([try SystemFonts.table("dejavu"), try SystemFonts.table("emoji")])
+        for known in ["🧑🏻‍💻", "👨‍👩‍👧‍👦", "🏳️‍🌈", "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "1️⃣", "🇯🇵"] {
+            #expect(stack.measure(known, size: 16).width == 1278, "\(known)")
+        }
+        for unknown in ["🧑‍💻🏻", "👍🏻🏻", "🏳️‍🌈🏻", "👨‍👩‍👧‍👦‍🐶"] {
+            #expect(stack.measure(unknown, size: 16).width == 2556, "\(unknown)")
+        }
+        // The built-in emoji fallback has no ligatures: one glyph a cluster.
+        #expect(FontStack.default.measure("🧑‍💻🏻", size: 16).width == 1278)
+    }
+
     @Test func rightToLeftParagraphsResolveNeutralsAndNumbers() {
         let (l, r, en, an, n) = (
             Measurer.leftToRight, Measurer.rightToLeft, Measurer.europeanNumber,

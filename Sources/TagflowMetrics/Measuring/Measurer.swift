@@ -88,6 +88,20 @@ struct Measurer {
         return (0x1F1E6...0x1F1FF).contains(first.value)
     }
 
+    /// Whether a color emoji font forms its sequences with substitutions (Noto Color Emoji), rather
+    /// than drawing each cluster as one glyph (the built-in emoji fallback).
+    static func ligatesEmoji(_ font: TableStorage) -> Bool {
+        guard font.bitmapPPEM > 0, let index = font.scriptIndex(for: Script.common.tag) else { return false }
+        return !font.scripts[index].substitutions.isEmpty
+    }
+
+    /// Characters of an emoji sequence that draw nothing unless a ligature takes them in: ZWJ
+    /// and the tag characters of subdivision flags.
+    @inline(__always)
+    static func isInvisibleInEmoji(_ value: UInt32) -> Bool {
+        value == 0x200D || (0xE0020...0xE007F).contains(value)
+    }
+
     /// Measures printable ASCII text without shaping when no substitution can apply to it and its
     /// pair adjustments are precomputed: advances plus the pair matrix, no allocation.
     static func measureSimpleASCII(
@@ -193,6 +207,17 @@ struct Measurer {
         let scale = scales[segment.font]
         var total: Float = 0
         if segment.emoji {
+            if Measurer.ligatesEmoji(font), let scriptIndex = font.scriptIndex(for: Script.common.tag) {
+                var invisible = Set<UInt16>()
+                for index in segment.start..<segment.end where marks[index] != 0 { invisible.insert(glyphs[index]) }
+                var shaper = Shaper(font: font, scriptIndex: scriptIndex)
+                shaper.glyphs = Array(glyphs[segment.start..<segment.end])
+                shaper.substitute(features: features)
+                for glyph in shaper.glyphs where !invisible.contains(glyph) {
+                    total += Float(scale.advance(font.advance(glyph))) / 65536
+                }
+                return total
+            }
             for index in segment.start..<segment.end {
                 total += Float(scale.advance(font.advance(glyphs[index]))) / 65536
             }
@@ -547,8 +572,18 @@ struct Measurer {
             if kind != .other || !punctuation.isEmpty { punctuation.append(kind) }
             if emoji {
                 joining?.add(.nonJoining, glyph: glyphs.count)
-                glyphs.append(font.glyph(for: first.value))
-                marks.append(0)
+                if scalars.count > 1 && Measurer.ligatesEmoji(font) {
+                    // The font's ligatures decide how many glyphs the sequence takes (one for a
+                    // sequence it knows, more for one it does not); `marks` flags the characters
+                    // that draw nothing when left over.
+                    for scalar in scalars where scalar.value != 0xFE0F && scalar.value != 0xFE0E {
+                        glyphs.append(font.glyph(for: scalar.value))
+                        marks.append(Measurer.isInvisibleInEmoji(scalar.value) ? 1 : 0)
+                    }
+                } else {
+                    glyphs.append(font.glyph(for: first.value))
+                    marks.append(0)
+                }
             } else {
                 for scalar in list {
                     glyphs.append(font.glyph(for: scalar))
