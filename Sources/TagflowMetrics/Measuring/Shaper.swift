@@ -157,6 +157,11 @@ struct Shaper {
                         glyphs.remove(at: index)
                         if index < unicodeMarks.count { unicodeMarks.remove(at: index) }
                         if index < forms.count { forms.remove(at: index) }
+                        if !halfWidthGlyphs.isEmpty {
+                            halfWidthGlyphs = halfWidthGlyphs.compactMap {
+                                $0 == index ? nil : $0 > index ? $0 - 1 : $0
+                            }
+                        }
                     }
                     return position + 1
                 }
