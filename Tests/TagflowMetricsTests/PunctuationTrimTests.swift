@@ -53,3 +53,37 @@ import Testing
         }
     }
 }
+
+@Suite struct HalfWidthShapingTests {
+    /// A font of five glyphs: f, i, their ligature, a closing bracket with a `halt` adjustment
+    /// of half its advance, and an ideographic comma without one.
+    func font() -> TableStorage {
+        TableStorage(
+            unitsPerEm: 1000, ascender: 800, descender: -200, lineGap: 0, bitmapPPEM: 0,
+            advances: [500, 300, 300, 550, 1000, 1000], glyphClasses: GlyphRanges(), cmapStarts: [],
+            cmapEnds: [], cmapGlyphs: [],
+            substitutions: [
+                SubstitutionLookup(flag: 0, subtables: [.ligature([1: [Ligature(components: [2], glyph: 3)]])])
+            ],
+            positionings: [
+                PositionLookup(
+                    flag: 0, subtables: [.single(coverage: GlyphRanges.make([(4, 0)], counting: true), values: [-500])])
+            ],
+            kernTable: nil,
+            scripts: [
+                ScriptLookups(
+                    tag: Script.common.tag, substitutions: [0], substitutionFeatures: [FeatureBit.required],
+                    positionings: [], usesKernTable: false, halfWidth: [0])
+            ])
+    }
+
+    @Test func aLigatureBeforeTrimmedPunctuationKeepsItsPlace() {
+        let scale = FontScale(font(), size: 1000)
+        var shaper = Shaper(font: font(), scriptIndex: 0)
+        // f i 」 、 with the bracket (third glyph) trimmed: the ligature makes it the second.
+        shaper.glyphs = [1, 2, 4, 5]
+        shaper.halfWidthGlyphs = [2]
+        let width = shaper.width(features: FeatureBit.alwaysOn, scale: scale)
+        #expect(width == 550 + 500 + 1000)
+    }
+}
