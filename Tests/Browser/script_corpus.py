@@ -378,6 +378,13 @@ EMOJI_SEQUENCES = [
     "🍜 ラーメン", "🐼 熊猫", "🍵 お茶", "👨‍👩‍👧 family", "🧑‍🍳 chef", "🐻‍❄️ Arctic",
 ]
 
+# CJK punctuation beside proportional brackets, curly quotes and ideographic spaces, as tags mix
+# them: the full-width mark facing one is trimmed too.
+CJK_PUNCT += [
+    "(「注」)", "「注」)", "[【公告】]", "“「はい」”", "「春」\u3000「夏」", "(（转载）)", "[『書評』]",
+    "“中文。”", "⟨「目次」⟩", "«「引用」»",
+]
+
 # Emoji sequences that are not RGI: a modifier or a person after a ZWJ sequence, a doubled
 # modifier, a lone regional indicator. Noto Color Emoji has no ligature for them, so Chromium
 # draws the longest sequence it knows and then the rest, glyph by glyph.

@@ -25,6 +25,13 @@ import Testing
         #expect(trims("、。，！？") == "^^...")
         #expect(trims("日本語、中文。") == ".......")
         #expect(trims("a (b) c") == ".......")
+        // Proportional brackets and curly quotes count on the outer side; `«` and `»` do not.
+        #expect(trims("(「注」)") == ".^.^.")
+        #expect(trims("“「") == ".^")
+        #expect(trims("」”") == "^.")
+        #expect(trims(")（") == "..")
+        #expect(trims("«「") == "..")
+        #expect(trims("」\u{3000}") == "^.")
     }
 
     @Test func classesAreTheFullWidthPunctuation() {
@@ -35,7 +42,13 @@ import Testing
             #expect(PunctuationTrim.kind(of: value) == .close, "U+\(String(value, radix: 16))")
         }
         for value: UInt32 in [0x30FB, 0xFF1A, 0xFF1B] { #expect(PunctuationTrim.kind(of: value) == .middle) }
-        for value: UInt32 in [0x28, 0x29, 0x2C, 0x3042, 0x4E2D, 0xFF01, 0xFF1F, 0x2026] {
+        for value: UInt32 in [0x28, 0x5B, 0x7B, 0x2018, 0x201C, 0x27E8] {
+            #expect(PunctuationTrim.kind(of: value) == .openNarrow, "U+\(String(value, radix: 16))")
+        }
+        for value: UInt32 in [0x29, 0x5D, 0x7D, 0x2019, 0x201D, 0x27E9] {
+            #expect(PunctuationTrim.kind(of: value) == .closeNarrow, "U+\(String(value, radix: 16))")
+        }
+        for value: UInt32 in [0x2C, 0xAB, 0xBB, 0x3042, 0x4E2D, 0xFF01, 0xFF1F, 0x2026] {
             #expect(PunctuationTrim.kind(of: value) == .other, "U+\(String(value, radix: 16))")
         }
     }

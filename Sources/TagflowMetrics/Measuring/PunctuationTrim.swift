@@ -17,12 +17,17 @@ enum PunctuationTrim {
         case middle
         /// U+3000 IDEOGRAPHIC SPACE.
         case ideographicSpace
+        /// Proportional opening brackets (`(`, `[`, `⟨`) and quotes (`“`, `‘`): a full-width opening
+        /// bracket after one is trimmed.
+        case openNarrow
+        /// Proportional closing brackets and quotes: a full-width closing mark before one is trimmed.
+        case closeNarrow
     }
 
     /// The class of a code point.
     @inline(__always)
     static func kind(of value: UInt32) -> Kind {
-        guard value >= 0x3000 else { return .other }
+        guard value >= 0x3000 else { return narrowKind(of: value) }
         switch value {
         case 0x3000: return .ideographicSpace
         case 0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0xFF08, 0xFF3B, 0xFF5B, 0xFF5F:
@@ -35,19 +40,39 @@ enum PunctuationTrim {
         }
     }
 
-    /// Whether each character of a label is set half width: a closing mark before a closing or
-    /// middle mark, and an opening mark after an opening, closing or middle mark or an
-    /// ideographic space.
+    /// The class of a proportional bracket or quote (below U+3000; `«` and `»` are not counted).
+    private static func narrowKind(of value: UInt32) -> Kind {
+        switch value {
+        case 0x28, 0x5B, 0x7B, 0x2018, 0x201C: return .openNarrow
+        case 0x29, 0x5D, 0x7D, 0x2019, 0x201D: return .closeNarrow
+        case 0x2000..<0x3000:
+            guard let scalar = Unicode.Scalar(value) else { return .other }
+            switch scalar.properties.generalCategory {
+            case .openPunctuation: return .openNarrow
+            case .closePunctuation: return .closeNarrow
+            default: return .other
+            }
+        default:
+            return .other
+        }
+    }
+
+    /// Whether each character of a label is set half width: a full-width closing mark before a
+    /// closing bracket or quote, a middle mark or an ideographic space, and a full-width opening
+    /// mark after an opening bracket or quote, a closing or middle mark or an ideographic space.
     static func trimmed(_ kinds: [Kind]) -> [Bool] {
         var trimmed = [Bool](repeating: false, count: kinds.count)
         for index in kinds.indices {
             switch kinds[index] {
             case .close:
-                if index + 1 < kinds.count, kinds[index + 1] == .close || kinds[index + 1] == .middle {
-                    trimmed[index] = true
+                if index + 1 < kinds.count {
+                    switch kinds[index + 1] {
+                    case .close, .middle, .closeNarrow, .ideographicSpace: trimmed[index] = true
+                    default: break
+                    }
                 }
             case .open:
-                if index > 0, kinds[index - 1] != .other { trimmed[index] = true }
+                if index > 0, kinds[index - 1] != .other && kinds[index - 1] != .closeNarrow { trimmed[index] = true }
             default:
                 break
             }
