@@ -32,6 +32,11 @@ import Testing
         #expect(trims(")（") == "..")
         #expect(trims("«「") == "..")
         #expect(trims("」\u{3000}") == "^.")
+        // `·` and `‧` are middle dots; small and halfwidth brackets are proportional ones.
+        #expect(trims("」·「") == "^.^")
+        #expect(trims("「〝") == ".^")
+        #expect(trims("」﹚") == "^.")
+        #expect(trims("｢「") == ".^")
     }
 
     @Test func classesAreTheFullWidthPunctuation() {

@@ -30,22 +30,25 @@ enum PunctuationTrim {
         guard value >= 0x3000 else { return narrowKind(of: value) }
         switch value {
         case 0x3000: return .ideographicSpace
-        case 0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0xFF08, 0xFF3B, 0xFF5B, 0xFF5F:
+        case 0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0x301D, 0xFF08, 0xFF3B, 0xFF5B,
+            0xFF5F:
             return .open
-        case 0x3001, 0x3002, 0x3009, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x3017, 0x3019, 0x301B, 0xFF09, 0xFF0C,
-            0xFF0E, 0xFF3D, 0xFF5D, 0xFF60:
+        case 0x3001, 0x3002, 0x3009, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x3017, 0x3019, 0x301B, 0x301E, 0x301F,
+            0xFF09, 0xFF0C, 0xFF0E, 0xFF3D, 0xFF5D, 0xFF60:
             return .close
         case 0x30FB, 0xFF1A, 0xFF1B: return .middle
-        default: return .other
+        default: return narrowKind(of: value)
         }
     }
 
-    /// The class of a proportional bracket or quote (below U+3000; `«` and `»` are not counted).
+    /// The class of a proportional bracket or quote (`«` and `»` are not counted), or of the middle
+    /// dots `·` and `‧`.
     private static func narrowKind(of value: UInt32) -> Kind {
         switch value {
+        case 0xB7, 0x2027: return .middle
         case 0x28, 0x5B, 0x7B, 0x2018, 0x201C: return .openNarrow
         case 0x29, 0x5D, 0x7D, 0x2019, 0x201D: return .closeNarrow
-        case 0x2000..<0x3000:
+        case 0x2000..<0x3000, 0xFE00..<0xFF70:
             guard let scalar = Unicode.Scalar(value) else { return .other }
             switch scalar.properties.generalCategory {
             case .openPunctuation: return .openNarrow
