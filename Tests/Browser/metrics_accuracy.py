@@ -238,41 +238,52 @@ html, body { margin: 0; padding: 0; }
 """
 
 
-def chromium_measure(labels, runs, fonts):
+def open_font_page(files):
+    """A Chromium page with `files` as @font-face families; returns (browser, families)."""
     import chromium_cdp as cdp
+    families = ["tf-font-%d" % i for i in range(len(files))]
+    browser = cdp.Browser(files, fc_match_xml=cdp.hinting_xml("slight"), hinting="slight")
+    css = "".join(cdp.font_face_css(family, path) for family, path in zip(families, files))
+    browser.load_html(
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><style>" + css + PAGE_CSS +
+        "</style><script>" + cdp.JS_LOAD_FONTS + PAGE_JS +
+        "</script></head><body><div id='host'></div></body></html>")
+    return browser, families
+
+
+def measure_on_page(browser, families, labels, size, letter_spacing):
+    """Chromium's (width, height) in px for each label, in `families` at `size`."""
+    sample = "".join(sorted(set("".join(labels))))
+    load = browser.evaluate("__loadFonts(%s, %s, %s)" % (
+        json.dumps(families), json.dumps(size), json.dumps(sample)))
+    bad = {k: v for k, v in load["status"].items() if v != "loaded"}
+    if bad:
+        raise SystemExit("font(s) failed to load in Chromium: %s" % bad)
+    cfg = {"families": families, "size": size, "ls": letter_spacing, "strings": labels}
+    return browser.evaluate("__measure(%s)" % json.dumps(cfg))
+
+
+def chromium_measure(labels, runs, fonts):
     results = {}
     # One browser per primary font: fallback can only reach that run's own files.
     for primary in dict.fromkeys(r[1] for r in runs):
-        files = [fonts[primary], fonts["cjk"], fonts["emoji"]]
-        fam = {p: "tf-font-%d" % i for i, p in enumerate(files)}
-        browser = cdp.Browser(files, fc_match_xml=cdp.hinting_xml("slight"), hinting="slight")
+        browser, families = open_font_page([fonts[primary], fonts["cjk"], fonts["emoji"]])
         try:
-            css = "".join(cdp.font_face_css(fam[p], p) for p in files)
-            browser.load_html(
-                "<!DOCTYPE html><html><head><meta charset='utf-8'><style>" + css + PAGE_CSS +
-                "</style><script>" + cdp.JS_LOAD_FONTS + PAGE_JS +
-                "</script></head><body><div id='host'></div></body></html>")
-            families = [fam[p] for p in files]
             for run in runs:
-                if run[1] != primary:
-                    continue
-                sample = "".join(sorted(set("".join(labels))))
-                load = browser.evaluate("__loadFonts(%s, %s, %s)" % (
-                    json.dumps(families), json.dumps(run[2]), json.dumps(sample)))
-                bad = {k: v for k, v in load["status"].items() if v != "loaded"}
-                if bad:
-                    raise SystemExit("font(s) failed to load in Chromium: %s" % bad)
-                cfg = {"families": families, "size": run[2], "ls": run[3], "strings": labels}
-                results[run[0]] = browser.evaluate("__measure(%s)" % json.dumps(cfg))
+                if run[1] == primary:
+                    results[run[0]] = measure_on_page(browser, families, labels, run[2], run[3])
             version = browser.version.get("product")
         finally:
             browser.close()
     return results, version
 
 
-def tagflow_measure(tagflow, labels, run, fonts):
-    cmd = [tagflow, "measure", "--font", fonts[run[1]], "--fallback", fonts["cjk"],
-           "--fallback", fonts["emoji"], "--size=%s" % run[2], "--letter-spacing=%s" % run[3]]
+def run_tagflow_measure(tagflow, labels, files, size, letter_spacing=0):
+    """`tagflow measure` of each label with `files` as the font stack (the first is primary)."""
+    cmd = [tagflow, "measure", "--font", files[0]]
+    for path in files[1:]:
+        cmd += ["--fallback", path]
+    cmd += ["--size=%s" % size, "--letter-spacing=%s" % letter_spacing]
     proc = subprocess.run(cmd, input=json.dumps(labels, ensure_ascii=False), capture_output=True,
                           text=True)
     if proc.returncode != 0:
@@ -280,6 +291,27 @@ def tagflow_measure(tagflow, labels, run, fonts):
     out = json.loads(proc.stdout)
     assert len(out) == len(labels), "tagflow measure returned %d results" % len(out)
     return out
+
+
+def tagflow_measure(tagflow, labels, run, fonts):
+    return run_tagflow_measure(tagflow, labels, [fonts[run[1]], fonts["cjk"], fonts["emoji"]], run[2], run[3])
+
+
+def preflight(tagflow, font_paths):
+    """The exit code when the harness cannot run (no Chromium, fonts or tagflow), else None."""
+    chromium = os.environ.get("CHROMIUM") or next(
+        (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+    if not chromium:
+        print("SKIPPED: chromium not found")
+        return 1 if os.environ.get("CI") else 0
+    missing = [p for p in font_paths if not os.path.exists(p)]
+    if missing:
+        print("SKIPPED: fonts not installed: %s" % ", ".join(missing))
+        return 1 if os.environ.get("CI") else 0
+    if not os.path.exists(tagflow):
+        print("tagflow executable not found: %s (build it, or pass its path)" % tagflow)
+        return 1
+    return None
 
 
 def main(argv=None):
@@ -294,18 +326,9 @@ def main(argv=None):
     if args.labels_out:
         pathlib.Path(args.labels_out).write_text(
             "".join(json.dumps(s, ensure_ascii=False) + "\n" for s in labels), encoding="utf-8")
-    chromium = os.environ.get("CHROMIUM") or next(
-        (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
-    if not chromium:
-        print("SKIPPED: chromium not found")
-        return 1 if os.environ.get("CI") else 0
-    missing = [p for p in FONT_DIRS.values() if not os.path.exists(p)]
-    if missing:
-        print("SKIPPED: fonts not installed: %s" % ", ".join(missing))
-        return 1 if os.environ.get("CI") else 0
-    if not os.path.exists(args.tagflow):
-        print("tagflow executable not found: %s (build it, or pass its path)" % args.tagflow)
-        return 1
+    status = preflight(args.tagflow, FONT_DIRS.values())
+    if status is not None:
+        return status
 
     t0 = time.time()
     browser, version = chromium_measure(labels, RUNS, FONT_DIRS)

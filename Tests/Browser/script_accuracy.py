@@ -25,8 +25,6 @@ import argparse
 import json
 import os
 import pathlib
-import shutil
-import subprocess
 import sys
 import time
 
@@ -34,7 +32,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 
-import metrics_accuracy  # noqa: E402  (the page, its CSS and the measuring script)
+import metrics_accuracy  # noqa: E402  (the page, the preflight and both measurers)
 import script_corpus  # noqa: E402
 
 NOTO = "/usr/share/fonts/truetype/noto/"
@@ -61,42 +59,6 @@ REQUIRED = {"arabic", "persian", "urdu", "hebrew", "mixed-bidi", "cjk-punctuatio
 TARGET = 0.999
 
 
-def chromium_measure(labels, files, size):
-    """Chromium's (width, height) in px for each label, with `files` as the font-family list."""
-    import chromium_cdp as cdp
-    families = ["tf-font-%d" % i for i in range(len(files))]
-    browser = cdp.Browser(files, fc_match_xml=cdp.hinting_xml("slight"), hinting="slight")
-    try:
-        css = "".join(cdp.font_face_css(family, path) for family, path in zip(families, files))
-        browser.load_html(
-            "<!DOCTYPE html><html><head><meta charset='utf-8'><style>" + css + metrics_accuracy.PAGE_CSS +
-            "</style><script>" + cdp.JS_LOAD_FONTS + metrics_accuracy.PAGE_JS +
-            "</script></head><body><div id='host'></div></body></html>")
-        sample = "".join(sorted(set("".join(labels))))
-        load = browser.evaluate("__loadFonts(%s, %s, %s)" % (
-            json.dumps(families), json.dumps(size), json.dumps(sample)))
-        bad = {k: v for k, v in load["status"].items() if v != "loaded"}
-        if bad:
-            raise SystemExit("font(s) failed to load in Chromium: %s" % bad)
-        cfg = {"families": families, "size": size, "ls": 0, "strings": labels}
-        return browser.evaluate("__measure(%s)" % json.dumps(cfg)), browser.version.get("product")
-    finally:
-        browser.close()
-
-
-def tagflow_measure(tagflow, labels, files, size):
-    cmd = [tagflow, "measure", "--font", files[0]]
-    for path in files[1:]:
-        cmd += ["--fallback", path]
-    cmd.append("--size=%s" % size)
-    proc = subprocess.run(cmd, input=json.dumps(labels, ensure_ascii=False), capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise SystemExit("tagflow measure failed (%s):\n%s" % (" ".join(cmd), proc.stderr))
-    out = json.loads(proc.stdout)
-    assert len(out) == len(labels), "tagflow measure returned %d results" % len(out)
-    return out
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("tagflow", nargs="?", default=os.environ.get("TAGFLOW", str(ROOT / ".build/debug/tagflow")))
@@ -104,18 +66,9 @@ def main(argv=None):
     ap.add_argument("--show", type=int, default=8, help="mismatches to print per category")
     args = ap.parse_args(argv)
 
-    chromium = os.environ.get("CHROMIUM") or next(
-        (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
-    if not chromium:
-        print("SKIPPED: chromium not found")
-        return 1 if os.environ.get("CI") else 0
-    missing = [p for p in FONTS.values() if not os.path.exists(p)]
-    if missing:
-        print("SKIPPED: fonts not installed: %s" % ", ".join(missing))
-        return 1 if os.environ.get("CI") else 0
-    if not os.path.exists(args.tagflow):
-        print("tagflow executable not found: %s (build it, or pass its path)" % args.tagflow)
-        return 1
+    status = metrics_accuracy.preflight(args.tagflow, FONTS.values())
+    if status is not None:
+        return status
 
     groups = script_corpus.GROUPS
     labels = [label for group in groups.values() for label in group]
@@ -128,8 +81,13 @@ def main(argv=None):
     dump = {}
     for name, stack, size in STACKS:
         files = [FONTS[key] for key in stack]
-        browser, version = chromium_measure(labels, files, size)
-        ours = tagflow_measure(args.tagflow, labels, files, size)
+        page, families = metrics_accuracy.open_font_page(files)
+        try:
+            browser = metrics_accuracy.measure_on_page(page, families, labels, size, 0)
+            version = page.version.get("product")
+        finally:
+            page.close()
+        ours = metrics_accuracy.run_tagflow_measure(args.tagflow, labels, files, size)
         print("\n%s (%s; %s)" % (name, ", ".join(stack), version))
         results = {}
         for label, (width, height), mine in zip(labels, browser, ours):
