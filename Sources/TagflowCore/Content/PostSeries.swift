@@ -20,10 +20,11 @@ public struct PostSeries: Sendable, Hashable {
     static let maximumPart = 10_000
 }
 
-/// Every series of a site: its posts in order, and where each post stands.
+/// Every series of a site: its posts in order, its address, and where each post stands.
 struct SeriesIndex: Sendable {
-    /// Each series' name (its most used spelling) and post indices, in the series' order.
-    private(set) var series: [(name: String, posts: [Int])] = []
+    /// Each series' name (its most used spelling), its URL segment (`/series/<slug>/`) and its post
+    /// indices in the series' order; oldest series first.
+    private(set) var series: [(name: String, slug: Slug, posts: [Int])] = []
     /// Post index → its series and its position in it.
     private(set) var membership: [Int: (series: Int, position: Int)] = [:]
 
@@ -37,7 +38,7 @@ struct SeriesIndex: Sendable {
                 self.series[group].posts.append(index)
             } else {
                 groups[series.key] = self.series.count
-                self.series.append((series.name, [index]))
+                self.series.append((series.name, Slug(rawValue: ""), [index]))
             }
         }
         for group in self.series.indices {
@@ -58,18 +59,45 @@ struct SeriesIndex: Sendable {
                 membership[post] = (group, position)
             }
         }
+        let slugs = Self.slugs(of: Array(groups.keys))
+        for (key, group) in groups { self.series[group].slug = slugs[key]?.slug ?? Slug(from: key.rawValue) }
+    }
+
+    /// Each series' URL segment: the slug of its identity, given in identity order, with a `-2`,
+    /// `-3`… suffix (and the series that took it first) where an earlier series took it.
+    ///
+    /// By identity rather than by post order, so that ``problems(posts:)`` names the same series
+    /// from the loaded posts, drafts and all.
+    private static func slugs(of keys: [TagKey]) -> [TagKey: (slug: Slug, takenBy: TagKey?)] {
+        var owners: [Slug: TagKey] = [:]
+        var slugs: [TagKey: (slug: Slug, takenBy: TagKey?)] = [:]
+        for key in keys.sorted() {
+            let base = Slug(from: key.rawValue)
+            var slug = base
+            var suffix = 2
+            while owners[slug] != nil {
+                slug = Slug(rawValue: "\(base.rawValue)-\(suffix)")
+                suffix += 1
+            }
+            slugs[key] = (slug, slug == base ? nil : owners[base])
+            owners[slug] = key
+        }
+        return slugs
     }
 
     /// What is wrong with the series of `posts`: two posts claiming one part (an error at the
-    /// second's line), and a series where only some posts give parts (a warning: it is in date
-    /// order).
+    /// second's line), a series where only some posts give parts (a warning: it is in date
+    /// order), and two series whose names make one URL (a warning: the later by identity is
+    /// numbered).
     static func problems(posts: [Post]) -> [Diagnostic] {
         var claimed: [TagKey: [Int: String]] = [:]
+        var firstNamed: [TagKey: PostSeries] = [:]
         var unnumbered: [TagKey: [String]] = [:]
         var numbered: Set<TagKey> = []
         var problems: [Diagnostic] = []
         for post in posts.sorted(by: { $0.sourcePath < $1.sourcePath }) {
             guard let series = post.series else { continue }
+            if firstNamed[series.key] == nil { firstNamed[series.key] = series }
             guard let part = series.part else {
                 unnumbered[series.key, default: []].append(post.sourcePath)
                 continue
@@ -98,6 +126,18 @@ struct SeriesIndex: Sendable {
                         message:
                             "\(missing.count == 1 ? "this post has" : "\(missing.count) posts have") no `series_part:` where others of its series do; the series is in date order",
                         hint: "give every post of the series a part, or none")))
+        }
+        for (key, slug) in slugs(of: Array(firstNamed.keys)).sorted(by: { $0.key < $1.key }) {
+            guard let owner = slug.takenBy, let series = firstNamed[key] else { continue }
+            let base = Slug(from: key.rawValue)
+            problems.append(
+                Diagnostic(
+                    .warning,
+                    TagflowError(
+                        location: series.location, step: "content",
+                        message:
+                            "the series '\(firstNamed[owner]?.name ?? owner.rawValue)' and '\(series.name)' would share \(Routes.series(base)); '\(series.name)' uses \(Routes.series(slug.slug)) instead",
+                        hint: "rename one of the series if you want a clean URL for both")))
         }
         return problems
     }

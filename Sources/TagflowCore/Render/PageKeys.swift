@@ -159,6 +159,9 @@ extension SiteRenderer {
         case .notFound: return "404.html"
         case .feed: return "feed.xml"
         case .tagFeed(let index): return Routes.file(for: Routes.tagFeed(site.taxonomy.tags[index].slug))
+        case .seriesList: return Routes.file(for: Routes.seriesList)
+        case .series(let index): return Routes.file(for: Routes.series(series.series[index].slug))
+        case .seriesFeed(let index): return Routes.file(for: Routes.seriesFeed(series.series[index].slug))
         case .tagRedirect(let index): return Routes.file(for: Routes.tag(aliasRedirects[index].slug))
         case .pageRedirect(let index): return Routes.file(for: pageRedirects[index].path)
         case .sitemap: return "sitemap.xml"
@@ -217,8 +220,9 @@ extension SiteRenderer {
             let related = relatedPosts.indices.contains(index) ? relatedPosts[index] : []
             digest.update(UInt64(related.count))
             for other in related { digest.update(keys.summaries[other]) }
-            // Its series: every part's title, link and date, in order.
+            // Its series: its address, and every part's title, link and date, in order.
             if let place = series.membership[index] {
+                digest.update(series.series[place.series].slug.rawValue)
                 let members = series.series[place.series].posts
                 digest.update(UInt64(members.count))
                 for member in members { digest.update(keys.summaries[member]) }
@@ -260,6 +264,30 @@ extension SiteRenderer {
             add(9)
             digest.update(keys.tagLinks[index])
             for post in feedEntries(site.taxonomy.tags[index].postIndices) { digest.update(keys.summaries[post]) }
+        case .seriesList:
+            add(13)
+            // Each series' name, address and size: edits in place keep every post's series
+            // (``IncrementalBuilder``), but the key does not count on it.
+            digest.update(UInt64(series.series.count))
+            for members in series.series {
+                digest.update(members.name)
+                digest.update(members.slug.rawValue)
+                digest.update(UInt64(members.posts.count))
+            }
+        case .series(let index):
+            add(14)
+            let members = series.series[index]
+            digest.update(members.name)
+            digest.update(members.slug.rawValue)
+            digest.update(UInt64(hasSeriesList ? 1 : 0))
+            digest.update(UInt64(members.posts.count))
+            for member in members.posts { digest.update(keys.summaries[member]) }
+        case .seriesFeed(let index):
+            add(15)
+            let members = series.series[index]
+            digest.update(members.name)
+            digest.update(members.slug.rawValue)
+            for post in feedEntries(members.posts.sorted()) { digest.update(keys.summaries[post]) }
         case .tagRedirect(let index):
             add(11)
             digest.update(aliasRedirects[index].slug.rawValue)
@@ -275,6 +303,8 @@ extension SiteRenderer {
             // Each tag's URL, not its count: a tag added to a post does not change the sitemap.
             digest.update(UInt64(tagLinks.count))
             for link in tagLinks { digest.update(link.url) }
+            digest.update(UInt64(hasSeriesList ? 1 : 0))
+            for members in series.series { digest.update(members.slug.rawValue) }
             // Each post's URL and dates, not its text: a typo fixed does not change the sitemap.
             // By index: a `Post` copied out of the array is a dozen retains.
             for index in site.posts.indices where !site.posts[index].isUnreleased {

@@ -11,6 +11,7 @@ struct Routes: Sendable {
     static let home = "/"
     static let tags = "/tags/"
     static let archive = "/archive/"
+    static let seriesList = "/series/"
     static let feed = "/feed.xml"
     static let sitemap = "/sitemap.xml"
     static let notFound = "/404.html"
@@ -20,6 +21,8 @@ struct Routes: Sendable {
     static func page(_ slug: Slug) -> String { "/\(slug.rawValue)/" }
     static func tag(_ slug: Slug) -> String { "/tags/\(slug.rawValue)/" }
     static func tagFeed(_ slug: Slug) -> String { "/tags/\(slug.rawValue)/feed.xml" }
+    static func series(_ slug: Slug) -> String { "/series/\(slug.rawValue)/" }
+    static func seriesFeed(_ slug: Slug) -> String { "/series/\(slug.rawValue)/feed.xml" }
 
     /// Top-level names a page's slug must not take, because the site's own pages live there.
     static let reservedPageSlugs: Set<String> = [

@@ -274,6 +274,12 @@ struct SiteRenderer: Sendable {
         case tag(Int, Pagination)
         /// A tag's Atom feed.
         case tagFeed(Int)
+        /// Every series (`/series/`), unless a page of the site takes that address.
+        case seriesList
+        /// A series' page: its posts in part order (an index into the renderer's series).
+        case series(Int)
+        /// A series' Atom feed.
+        case seriesFeed(Int)
         /// The page at a tag alias's address (an index into ``aliasRedirects``).
         case tagRedirect(Int)
         /// The page at an old address of a post or page (an index into ``pageRedirects``).
@@ -289,9 +295,11 @@ struct SiteRenderer: Sendable {
         // others had nothing left to take.
         var jobs: [Job] = [.sitemap, .feed, .tags]
         if hasArchive { jobs.append(.archive) }
+        if hasSeriesList { jobs.append(.seriesList) }
         jobs += Pagination.pages(itemCount: site.posts.count, perPage: perPage).map(Job.home)
         jobs += site.posts.indices.map(Job.post)
         jobs += site.pages.indices.map(Job.page)
+        for index in series.series.indices { jobs += [.series(index), .seriesFeed(index)] }
         for (index, tag) in site.taxonomy.tags.enumerated() {
             jobs += Pagination.pages(itemCount: tag.count, perPage: perPage).map { Job.tag(index, $0) }
             jobs.append(.tagFeed(index))
@@ -306,6 +314,12 @@ struct SiteRenderer: Sendable {
     /// the author wrote, say) takes the address instead.
     var hasArchive: Bool {
         !site.pages.contains { $0.slug.rawValue == "archive" }
+    }
+
+    /// Whether the site has the generated list of series: only when a post is in one, and a page
+    /// of its own at `/series/` takes the address instead, as for ``hasArchive``.
+    var hasSeriesList: Bool {
+        !series.series.isEmpty && !site.pages.contains { $0.slug.rawValue == "series" }
     }
 
     /// Renders every page and asset.
@@ -558,6 +572,9 @@ struct SiteRenderer: Sendable {
         case .notFound: Routes.notFound
         case .feed: Routes.feed
         case .tagFeed(let index): Routes.tagFeed(site.taxonomy.tags[index].slug)
+        case .seriesList: Routes.seriesList
+        case .series(let index): Routes.series(series.series[index].slug)
+        case .seriesFeed(let index): Routes.seriesFeed(series.series[index].slug)
         case .tagRedirect(let index): Routes.tag(aliasRedirects[index].slug)
         case .pageRedirect(let index): pageRedirects[index].path
         case .sitemap: Routes.sitemap
@@ -691,6 +708,23 @@ struct SiteRenderer: Sendable {
                 description: strings.text("archive_description", ["site": site.config.title]))
             context["archive"] = .object(archiveContext())
             return ("archive", context, [])
+        case .seriesList:
+            var context = base(
+                path: Routes.seriesList, title: strings.text("series"),
+                description: strings.text("series_list_description", ["site": site.config.title]))
+            context["series_list"] = .list(series.series.indices.map { .object(seriesLink($0)) })
+            context["series_count"] = .number(series.series.count)
+            return ("series-list", context, [])
+        case .series(let index):
+            let members = series.series[index]
+            var context = base(
+                path: Routes.series(members.slug), title: members.name,
+                description: strings.text("series_description", ["series": members.name, "site": site.config.title]))
+            var details = seriesLink(index)
+            if hasSeriesList { details["list_url"] = .text(routes.url(Routes.seriesList)) }
+            context["series"] = .object(details)
+            context["posts"] = .list(members.posts.map { .shared(listed($0)) })
+            return ("series", context, [])
         case .notFound:
             var context = base(path: Routes.notFound, title: strings.text("page_not_found"), description: "")
             context["not_found_html"] = .text(
@@ -705,6 +739,8 @@ struct SiteRenderer: Sendable {
             return ("atom", feedContext(), [])
         case .tagFeed(let index):
             return ("atom", tagFeedContext(index), [])
+        case .seriesFeed(let index):
+            return ("atom", seriesFeedContext(index), [])
         case .sitemap:
             return ("sitemap", sitemapContext(), [])
         }
@@ -915,13 +951,24 @@ struct SiteRenderer: Sendable {
         return [tagIndex] + related.map(\.key)
     }
 
-    /// A post's series: its name, the post's part, and every part in order.
+    /// A series as lists show it: its name, its page and feed, and how many posts it has.
+    private func seriesLink(_ index: Int) -> TemplateObject {
+        let members = series.series[index]
+        return [
+            "name": .text(members.name), "url": .text(routes.url(Routes.series(members.slug))),
+            "feed_url": .text(routes.url(Routes.seriesFeed(members.slug))), "count": .number(members.posts.count),
+            "count_text": .text(strings.counted("post_count", members.posts.count)),
+        ]
+    }
+
+    /// A post's series: its name and page, the post's part, and every part in order.
     private func seriesContext(of index: Int) -> TemplateObject? {
         guard let place = series.membership[index] else { return nil }
         let members = series.series[place.series].posts
         let part = String(place.position + 1)
         return [
             "name": .text(series.series[place.series].name), "part": .number(place.position + 1),
+            "url": .text(routes.url(Routes.series(series.series[place.series].slug))),
             "count": .number(members.count),
             "part_text": .text(strings.text("series_part", ["part": part, "parts": String(members.count)])),
             "posts": .list(
@@ -1009,6 +1056,15 @@ struct SiteRenderer: Sendable {
             entries: tag.postIndices, title: "\(tag.name) · \(site.config.title)", path: Routes.tagFeed(tag.slug),
             alternate: routes.permalink(Routes.tag(tag.slug)), id: routes.permalink(Routes.tagFeed(tag.slug)),
             fullContent: false)
+    }
+
+    /// A series' feed: its newest released posts, as summaries (as a tag's feed).
+    private func seriesFeedContext(_ index: Int) -> TemplateObject {
+        let members = series.series[index]
+        return feedContext(
+            entries: members.posts.sorted(), title: "\(members.name) · \(site.config.title)",
+            path: Routes.seriesFeed(members.slug), alternate: routes.permalink(Routes.series(members.slug)),
+            id: routes.permalink(Routes.seriesFeed(members.slug)), fullContent: false)
     }
 
     /// The first `feed_entries` released posts of `indices`: a feed's entries, for its page and
@@ -1152,6 +1208,10 @@ struct SiteRenderer: Sendable {
         urls.append(.object(["loc": .text(routes.permalink(Routes.tags))]))
         if hasArchive { urls.append(.object(["loc": .text(routes.permalink(Routes.archive))])) }
         for tag in site.taxonomy.tags { urls.append(.object(["loc": .text(routes.permalink(Routes.tag(tag.slug)))])) }
+        if hasSeriesList { urls.append(.object(["loc": .text(routes.permalink(Routes.seriesList))])) }
+        for members in series.series {
+            urls.append(.object(["loc": .text(routes.permalink(Routes.series(members.slug)))]))
+        }
         return ["urls": .list(urls)]
     }
 

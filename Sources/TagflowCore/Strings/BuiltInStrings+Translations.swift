@@ -49,6 +49,9 @@ extension BuiltInStrings {
         "december": .text("Dezember"),
         "series": .text("Serie"),
         "series_part": .text("Teil {part} von {parts}"),
+        "all_series_link": .text("alle Serien"),
+        "series_description": .text("Die Beiträge der Serie „{series}“ auf {site}"),
+        "series_list_description": .text("Alle Serien von {site}"),
     ]
 
     static let french: [String: Phrase] = [
@@ -100,6 +103,9 @@ extension BuiltInStrings {
         "december": .text("décembre"),
         "series": .text("Série"),
         "series_part": .text("Partie {part} sur {parts}"),
+        "all_series_link": .text("toutes les séries"),
+        "series_description": .text("Les articles de la série « {series} » sur {site}"),
+        "series_list_description": .text("Toutes les séries de {site}"),
     ]
 
     static let spanish: [String: Phrase] = [
@@ -151,6 +157,9 @@ extension BuiltInStrings {
         "december": .text("diciembre"),
         "series": .text("Serie"),
         "series_part": .text("Parte {part} de {parts}"),
+        "all_series_link": .text("todas las series"),
+        "series_description": .text("Las entradas de la serie «{series}» en {site}"),
+        "series_list_description": .text("Todas las series de {site}"),
     ]
 
     static let italian: [String: Phrase] = [
@@ -203,6 +212,9 @@ extension BuiltInStrings {
         "december": .text("dicembre"),
         "series": .text("Serie"),
         "series_part": .text("Parte {part} di {parts}"),
+        "all_series_link": .text("tutte le serie"),
+        "series_description": .text("Gli articoli della serie «{series}» su {site}"),
+        "series_list_description": .text("Tutte le serie di {site}"),
     ]
 
     static let portuguese: [String: Phrase] = [
@@ -254,6 +266,9 @@ extension BuiltInStrings {
         "december": .text("dezembro"),
         "series": .text("Série"),
         "series_part": .text("Parte {part} de {parts}"),
+        "all_series_link": .text("todas as séries"),
+        "series_description": .text("Os posts da série “{series}” em {site}"),
+        "series_list_description": .text("Todas as séries de {site}"),
     ]
 
     static let dutch: [String: Phrase] = [
@@ -305,6 +320,9 @@ extension BuiltInStrings {
         "december": .text("december"),
         "series": .text("Serie"),
         "series_part": .text("Deel {part} van {parts}"),
+        "all_series_link": .text("alle series"),
+        "series_description": .text("De berichten van de serie “{series}” op {site}"),
+        "series_list_description": .text("Alle series van {site}"),
     ]
 
     static let japanese: [String: Phrase] = [
@@ -355,6 +373,9 @@ extension BuiltInStrings {
         "october": .text("10月"), "november": .text("11月"), "december": .text("12月"),
         "series": .text("シリーズ"),
         "series_part": .text("全{parts}回中第{part}回"),
+        "all_series_link": .text("すべてのシリーズ"),
+        "series_description": .text("{site}のシリーズ「{series}」の記事"),
+        "series_list_description": .text("{site}のすべてのシリーズ"),
     ]
 
     static let chinese: [String: Phrase] = [
@@ -405,6 +426,9 @@ extension BuiltInStrings {
         "october": .text("10月"), "november": .text("11月"), "december": .text("12月"),
         "series": .text("系列"),
         "series_part": .text("第 {part} 篇，共 {parts} 篇"),
+        "all_series_link": .text("全部系列"),
+        "series_description": .text("{site} 中系列“{series}”的文章"),
+        "series_list_description": .text("{site} 的全部系列"),
     ]
 
     static let korean: [String: Phrase] = [
@@ -455,6 +479,9 @@ extension BuiltInStrings {
         "october": .text("10월"), "november": .text("11월"), "december": .text("12월"),
         "series": .text("시리즈"),
         "series_part": .text("{parts}편 중 {part}편"),
+        "all_series_link": .text("모든 시리즈"),
+        "series_description": .text("{site}의 ‘{series}’ 시리즈 글"),
+        "series_list_description": .text("{site}의 모든 시리즈"),
     ]
 
     static let arabic: [String: Phrase] = [
@@ -512,6 +539,9 @@ extension BuiltInStrings {
         "december": .text("ديسمبر"),
         "series": .text("سلسلة"),
         "series_part": .text("الجزء {part} من {parts}"),
+        "all_series_link": .text("جميع السلاسل"),
+        "series_description": .text("تدوينات سلسلة «{series}» في {site}"),
+        "series_list_description": .text("جميع سلاسل {site}"),
     ]
 
     static let hebrew: [String: Phrase] = [
@@ -563,5 +593,8 @@ extension BuiltInStrings {
         "december": .text("דצמבר"),
         "series": .text("סדרה"),
         "series_part": .text("חלק {part} מתוך {parts}"),
+        "all_series_link": .text("כל הסדרות"),
+        "series_description": .text("הפוסטים בסדרה \"{series}\" ב־{site}"),
+        "series_list_description": .text("כל הסדרות של {site}"),
     ]
 }

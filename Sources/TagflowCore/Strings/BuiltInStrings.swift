@@ -57,5 +57,8 @@ enum BuiltInStrings {
         "november": .text("November"), "december": .text("December"),
         "series": .text("Series"),
         "series_part": .text("Part {part} of {parts}"),
+        "all_series_link": .text("all series"),
+        "series_description": .text("The posts of the series “{series}” on {site}"),
+        "series_list_description": .text("Every series of {site}"),
     ]
 }

@@ -46,7 +46,8 @@ public struct SiteStrings: Sendable, Hashable {
             key("tags_description", "site"), key("archive_description", "site"), key("related_tags"),
             key("all_tags"), key("most_used_tags"), counted("show_all_tags"), counted("more_tags"),
             key("date_format", "day", "month", "month_number", "year"), key("series"),
-            key("series_part", "part", "parts"),
+            key("series_part", "part", "parts"), key("all_series_link"), key("series_description", "series", "site"),
+            key("series_list_description", "site"),
         ] + monthKeys.map { key($0) }
     }()
 

@@ -162,6 +162,8 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 .series { border: 1px solid var(--rule); border-radius: 6px; padding: 0.5rem 1rem; margin: 1rem 0 1.5rem; font-size: 0.95rem; }
 .series ol { margin: 0; padding-inline-start: 1.5rem; }
 .series [aria-current] { font-weight: 600; }
+.series-parts { list-style: decimal; padding-inline-start: 1.5rem; }
+.series-parts > li::marker { color: var(--muted); }
 .toc ol { margin: 0; padding-inline-start: 1.25rem; }
 .toc > ol { padding-inline-start: 1rem; }
 .post-nav, .pagination { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 1rem; margin: 2rem 0; }
@@ -333,7 +335,7 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 </header>
 {{#post.series}}
 <nav class="series" aria-label="{{strings.series}}">
-<p class="meta">{{part_text}} · {{name}}</p>
+<p class="meta">{{part_text}} · <a href="{{url}}">{{name}}</a></p>
 <ol>
 {{#posts}}
 <li>{{#is_current}}<span aria-current="page">{{title}}</span>{{/is_current}}{{^is_current}}<a href="{{url}}">{{title}}</a>{{/is_current}}</li>
@@ -370,6 +372,34 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 <a class="older" href="{{url}}" rel="next">{{title}} {{strings.older_arrow}}</a>
 {{/post.older}}
 </nav>
+{{/content}}
+{{/base}}
+"""# + "\n",
+        "series-list.mustache": #"""
+{{<base}}
+{{$content}}
+<h1>{{strings.series}}</h1>
+<ul class="tag-index series-index">
+{{#series_list}}
+<li><a href="{{url}}">{{name}}</a> <span class="count">{{count}}</span></li>
+{{/series_list}}
+</ul>
+{{/content}}
+{{/base}}
+"""# + "\n",
+        "series.mustache": #"""
+{{<base}}
+{{$head}}
+<link rel="alternate" type="application/atom+xml" title="{{series.name}} · {{site.title}}" href="{{series.feed_url}}">
+{{/head}}
+{{$content}}
+<h1>{{series.name}}</h1>
+<p class="meta">{{series.count_text}}{{#series.list_url}} · <a href="{{series.list_url}}">{{strings.all_series_link}}</a>{{/series.list_url}}</p>
+<ol class="post-list series-parts">
+{{#posts}}
+{{> post-summary}}
+{{/posts}}
+</ol>
 {{/content}}
 {{/base}}
 """# + "\n",

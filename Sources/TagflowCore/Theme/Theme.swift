@@ -16,7 +16,9 @@ public struct Theme: Sendable {
     var readsSiteLists = false
 
     /// Templates every site needs.
-    static let requiredTemplates = ["home", "post", "page", "tags", "archive", "tag", "404", "atom", "sitemap"]
+    static let requiredTemplates = [
+        "home", "post", "page", "tags", "archive", "tag", "series", "series-list", "404", "atom", "sitemap",
+    ]
 
     /// Loads and checks the theme: syntax, partials that exist, and no partial that includes
     /// itself through others (which would never finish rendering).

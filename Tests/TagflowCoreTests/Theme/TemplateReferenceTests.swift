@@ -65,7 +65,10 @@ import Testing
             guard let made = renderer.templateContext(of: job) else { continue }
             Self.collect(.object(made.context), prefix: "", into: &given[made.template, default: []])
         }
-        #expect(Set(given.keys) == ["home", "post", "page", "tags", "tag", "archive", "404", "atom", "sitemap"])
+        #expect(
+            Set(given.keys) == [
+                "home", "post", "page", "tags", "tag", "archive", "series", "series-list", "404", "atom", "sitemap",
+            ])
 
         let (common, byTemplate) = try Self.documentedNames()
         for (template, names) in given.sorted(by: { $0.key < $1.key }) {
