@@ -131,6 +131,8 @@ struct ChipTagLists: TagListRenderer {
             return renderer.html(for: chips, label: strings.text("related_tags"))
         case .cloud:
             return renderer.html(for: cloud(tags), label: strings.text("all_tags"))
+        case .children(let parent):
+            return renderer.html(for: cloud(tags), label: strings.text("child_tags", ["tag": parent.name]))
         case .homeCloud:
             guard config.homeRows > 0, !tags.isEmpty else { return nil }
             // The collapsed cloud shows the most used tags first, whatever the cloud page's order.

@@ -485,7 +485,11 @@ public actor IncrementalBuilder {
             else { return nil }
             if let index {
                 edits.posts[index] = (post, file.digest)
-                if post.tags != old.tags || post.tagsLocation != old.tagsLocation { edits.retags = true }
+                if post.tags != old.tags || post.tagsLocation != old.tagsLocation {
+                    // Nested tags are checked and counted by the whole site's assembly.
+                    if state.renderer.site.config.tagHierarchy { return nil }
+                    edits.retags = true
+                }
             } else if options.publishes(post) {
                 return nil
             }

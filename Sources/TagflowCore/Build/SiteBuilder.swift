@@ -392,7 +392,8 @@ public struct SiteBuilder: Sendable {
         throws(BuildFailure) -> [Diagnostic]
     {
         context.diagnostics += loaded.diagnostics
-        let duplicates = duplicateProblems(posts: loaded.posts, pages: loaded.pages)
+        var duplicates = duplicateProblems(posts: loaded.posts, pages: loaded.pages)
+        if context.config.tagHierarchy { duplicates += TagHierarchy.problems(posts: loaded.posts) }
         context.diagnostics += duplicates
         // Taken out (the loaded posts are left empty), so that leaving drafts out changes the
         // only copy of the list in place rather than copying 10 000 posts.

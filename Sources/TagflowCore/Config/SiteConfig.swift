@@ -41,6 +41,10 @@ public struct SiteConfig: Sendable, Hashable {
     public var related = Related()
     /// Other names of tags, merged into the tags they name (`tags.aliases`).
     public var tagAliases = TagAliases()
+    /// Whether a `/` in a tag nests it under another (`lang/swift` under `lang`; `tags.hierarchy`).
+    ///
+    /// Off by default: `CI/CD` and `TCP/IP` are single tags on most blogs.
+    public var tagHierarchy = false
     /// The site's own wording of the theme's strings, by key, over the built-in translations
     /// (`strings:`; see ``SiteStrings``).
     public var strings: [String: Phrase] = [:]
@@ -150,7 +154,7 @@ extension SiteConfig {
         "feed_entries",
         "relative_links", "paths.content", "paths.templates", "paths.static", "paths.output",
         "markdown.unsafe", "markdown.smart_punctuation", "markdown.hard_breaks", "markdown.toc",
-        "markdown.highlight", "markdown.line_numbers", "related.limit", "tags.aliases",
+        "markdown.highlight", "markdown.line_numbers", "related.limit", "tags.aliases", "tags.hierarchy",
         "chips.enabled", "chips.font", "chips.font_size", "chips.line_height", "chips.padding_x", "chips.padding_y",
         "chips.border", "chips.radius", "chips.column_gap", "chips.row_gap", "chips.justify", "chips.breakpoints",
         "chips.weights", "chips.cloud_order", "chips.home_rows", "chips.related_limit", "chips.align",
@@ -255,6 +259,7 @@ extension SiteConfig {
                 }
             case "tags.aliases":
                 if let aliases = TagAliases.read(entry, into: &reader) { config.tagAliases = aliases }
+            case "tags.hierarchy": reader.bool(entry) { config.tagHierarchy = $0 }
             case "related.limit":
                 if case .int(let limit) = entry.value, (0...100).contains(limit) {
                     config.related.limit = limit

@@ -70,6 +70,9 @@ public enum TagListRole: Sendable, Hashable {
     case related(current: TagKey)
     /// Every tag, collapsed, on the home page.
     case homeCloud
+    /// The tags right under a tag (`tags.hierarchy`), on that tag's page, each named by its last
+    /// level.
+    case children(of: TagLink)
 }
 
 /// Turns a list of tags into HTML.

@@ -246,6 +246,14 @@ extension SiteRenderer {
             add(5, pagination)
             digest.update(keys.tagLinks[index])
             digest.update(keys.drawnRelated?[index] ?? keys.related[index])
+            if site.config.tagHierarchy {
+                // The breadcrumbs and the block of children.
+                let ancestors = tagAncestors(of: index)
+                digest.update(UInt64(ancestors.count))
+                for ancestor in ancestors { digest.update(keys.tagLinks[ancestor]) }
+                digest.update(UInt64(tagChildren[index].count))
+                for child in tagChildren[index] { digest.update(keys.tagLinks[child]) }
+            }
             for position in pagination.range {
                 digest.update(keys.summaries[site.taxonomy.tags[index].postIndices[position]])
             }

@@ -76,6 +76,8 @@ struct SiteRenderer: Sendable {
     let timeZone: TimeZone
     /// Each tag's link, in taxonomy order.
     private(set) var tagLinks: [TagLink]
+    /// Each tag's children (`tags.hierarchy`), in taxonomy order.
+    private(set) var tagChildren: [[Int]]
     /// What lists show of each post, in post order; made by ``render()`` before the pages, since
     /// one post appears in many lists (home pages, every tag page of its tags).
     private(set) var summaries: [PostSummary] = []
@@ -126,6 +128,7 @@ struct SiteRenderer: Sendable {
         self.stringsContext = Self.makeStringsContext(strings)
         self.tagCountReads = tagCountReads
         self.tagLinks = Self.tagLinks(of: site, routes: routes)
+        self.tagChildren = Self.tagChildren(of: site.taxonomy)
         self.aliasRedirects = Self.aliasRedirects(of: site)
         self.pageRedirects = Self.pageRedirects(of: site)
         self.series = SeriesIndex(posts: site.posts)
@@ -215,6 +218,26 @@ struct SiteRenderer: Sendable {
         case .post(let index): (Routes.post(site.posts[index].slug), site.posts[index].title)
         case .page(let index): (Routes.page(site.pages[index].slug), site.pages[index].title)
         }
+    }
+
+    /// Each tag's children (`tags.hierarchy`), in taxonomy order.
+    private static func tagChildren(of taxonomy: Taxonomy) -> [[Int]] {
+        var children: [[Int]] = Array(repeating: [], count: taxonomy.tags.count)
+        for (index, tag) in taxonomy.tags.enumerated() {
+            if let parent = tag.parent { children[parent].append(index) }
+        }
+        return children
+    }
+
+    /// The tags above a tag, nearest the root first (`tags.hierarchy`).
+    func tagAncestors(of index: Int) -> [Int] {
+        var ancestors: [Int] = []
+        var next = site.taxonomy.tags[index].parent
+        while let parent = next, ancestors.count < TagHierarchy.maximumDepth {
+            ancestors.append(parent)
+            next = site.taxonomy.tags[parent].parent
+        }
+        return ancestors.reversed()
     }
 
     private static func tagLinks(of site: Site, routes: Routes) -> [TagLink] {
@@ -446,6 +469,7 @@ struct SiteRenderer: Sendable {
         (site.taxonomy, diagnostics) = previousTaxonomy.retagged(posts: site.posts, previousTagKeys: previousTagKeys)
         let taxonomy = site.taxonomy
         tagLinks = Self.tagLinks(of: site, routes: routes)
+        tagChildren = Self.tagChildren(of: taxonomy)
         aliasRedirects = Self.aliasRedirects(of: site)
         postTagContexts = Self.postTagContexts(tagLinks, reads: tagCountReads)
         // Where each earlier tag is now (`nil`: no post has it any more).
@@ -691,6 +715,7 @@ struct SiteRenderer: Sendable {
             tagDetails["posts_word"] = .text(tag.count == 1 ? "post" : "posts")
             tagDetails["heading"] = .text(strings.text("tagged", ["tag": tag.name]))
             tagDetails["count_text"] = .text(strings.counted("post_count", tag.count))
+            if site.config.tagHierarchy { hierarchyContext(of: index, into: &tagDetails, page: &context) }
             context["tag"] = .object(tagDetails)
             context["posts"] = .list(pagination.range.map { .shared(listed(tag.postIndices[$0])) })
             context["pagination"] = .object(paginationContext(pagination, firstPagePath: firstPage))
@@ -933,6 +958,33 @@ struct SiteRenderer: Sendable {
             "name": .text(link.name), "url": .text(link.url), "count": .number(link.count),
             "feed_url": .text(link.url + "feed.xml"),
         ]
+    }
+
+    /// A nested tag's place (`tags.hierarchy`): the tags above it, for breadcrumbs, and the tags
+    /// right under it, as a block of their own.
+    private func hierarchyContext(of index: Int, into details: inout TemplateObject, page: inout TemplateObject) {
+        func link(_ tag: Int) -> TemplateObject {
+            var link = tagContext(tagLinks[tag])
+            link["leaf_name"] = .text(TagHierarchy.leafName(tagLinks[tag].name))
+            return link
+        }
+        let ancestors = tagAncestors(of: index)
+        let children = tagChildren[index]
+        details["leaf_name"] = .text(TagHierarchy.leafName(tagLinks[index].name))
+        details["parents"] = .list(ancestors.map { .object(link($0)) })
+        details["has_parents"] = .flag(!ancestors.isEmpty)
+        details["children"] = .list(children.map { .object(link($0)) })
+        details["has_children"] = .flag(!children.isEmpty)
+        details["children_label"] = .text(strings.text("child_tags", ["tag": tagLinks[index].name]))
+        guard !children.isEmpty else { return }
+        let leaves = children.map { child in
+            var leaf = tagLinks[child]
+            leaf.name = TagHierarchy.leafName(leaf.name)
+            return leaf
+        }
+        if let html = hooks.tagListRenderer?.html(for: leaves, role: .children(of: tagLinks[index])) {
+            page["children_html"] = .text(html)
+        }
     }
 
     /// The tag first, then tags sharing posts with it: most shared first, then by identity (the

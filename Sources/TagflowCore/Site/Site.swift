@@ -35,7 +35,7 @@ public struct Site: Sendable, Hashable {
         sortedPosts.sort { lhs, rhs in
             lhs.date != rhs.date ? lhs.date > rhs.date : lhs.slug < rhs.slug
         }
-        let (taxonomy, diagnostics) = Taxonomy.build(posts: sortedPosts)
+        let (taxonomy, diagnostics) = Taxonomy.build(posts: sortedPosts, hierarchy: config.tagHierarchy)
         let site = Site(
             config: config, sortedPosts: sortedPosts, sortedPages: pages.sorted { $0.slug < $1.slug },
             taxonomy: taxonomy)

@@ -52,6 +52,8 @@ extension BuiltInStrings {
         "all_series_link": .text("alle Serien"),
         "series_description": .text("Die Beiträge der Serie „{series}“ auf {site}"),
         "series_list_description": .text("Alle Serien von {site}"),
+        "breadcrumbs": .text("Brotkrümelnavigation"),
+        "child_tags": .text("Schlagwörter unter „{tag}“"),
     ]
 
     static let french: [String: Phrase] = [
@@ -106,6 +108,8 @@ extension BuiltInStrings {
         "all_series_link": .text("toutes les séries"),
         "series_description": .text("Les articles de la série « {series} » sur {site}"),
         "series_list_description": .text("Toutes les séries de {site}"),
+        "breadcrumbs": .text("Fil d’Ariane"),
+        "child_tags": .text("Étiquettes sous « {tag} »"),
     ]
 
     static let spanish: [String: Phrase] = [
@@ -160,6 +164,8 @@ extension BuiltInStrings {
         "all_series_link": .text("todas las series"),
         "series_description": .text("Las entradas de la serie «{series}» en {site}"),
         "series_list_description": .text("Todas las series de {site}"),
+        "breadcrumbs": .text("Ruta de navegación"),
+        "child_tags": .text("Etiquetas dentro de «{tag}»"),
     ]
 
     static let italian: [String: Phrase] = [
@@ -215,6 +221,8 @@ extension BuiltInStrings {
         "all_series_link": .text("tutte le serie"),
         "series_description": .text("Gli articoli della serie «{series}» su {site}"),
         "series_list_description": .text("Tutte le serie di {site}"),
+        "breadcrumbs": .text("Percorso"),
+        "child_tags": .text("Tag sotto «{tag}»"),
     ]
 
     static let portuguese: [String: Phrase] = [
@@ -269,6 +277,8 @@ extension BuiltInStrings {
         "all_series_link": .text("todas as séries"),
         "series_description": .text("Os posts da série “{series}” em {site}"),
         "series_list_description": .text("Todas as séries de {site}"),
+        "breadcrumbs": .text("Trilha de navegação"),
+        "child_tags": .text("Tags dentro de “{tag}”"),
     ]
 
     static let dutch: [String: Phrase] = [
@@ -323,6 +333,8 @@ extension BuiltInStrings {
         "all_series_link": .text("alle series"),
         "series_description": .text("De berichten van de serie “{series}” op {site}"),
         "series_list_description": .text("Alle series van {site}"),
+        "breadcrumbs": .text("Kruimelpad"),
+        "child_tags": .text("Tags onder “{tag}”"),
     ]
 
     static let japanese: [String: Phrase] = [
@@ -376,6 +388,8 @@ extension BuiltInStrings {
         "all_series_link": .text("すべてのシリーズ"),
         "series_description": .text("{site}のシリーズ「{series}」の記事"),
         "series_list_description": .text("{site}のすべてのシリーズ"),
+        "breadcrumbs": .text("パンくずリスト"),
+        "child_tags": .text("「{tag}」の下のタグ"),
     ]
 
     static let chinese: [String: Phrase] = [
@@ -429,6 +443,8 @@ extension BuiltInStrings {
         "all_series_link": .text("全部系列"),
         "series_description": .text("{site} 中系列“{series}”的文章"),
         "series_list_description": .text("{site} 的全部系列"),
+        "breadcrumbs": .text("面包屑导航"),
+        "child_tags": .text("“{tag}”下的标签"),
     ]
 
     static let korean: [String: Phrase] = [
@@ -482,6 +498,8 @@ extension BuiltInStrings {
         "all_series_link": .text("모든 시리즈"),
         "series_description": .text("{site}의 ‘{series}’ 시리즈 글"),
         "series_list_description": .text("{site}의 모든 시리즈"),
+        "breadcrumbs": .text("현재 위치"),
+        "child_tags": .text("‘{tag}’ 아래의 태그"),
     ]
 
     static let arabic: [String: Phrase] = [
@@ -542,6 +560,8 @@ extension BuiltInStrings {
         "all_series_link": .text("جميع السلاسل"),
         "series_description": .text("تدوينات سلسلة «{series}» في {site}"),
         "series_list_description": .text("جميع سلاسل {site}"),
+        "breadcrumbs": .text("مسار التنقل"),
+        "child_tags": .text("الوسوم ضمن «{tag}»"),
     ]
 
     static let hebrew: [String: Phrase] = [
@@ -596,5 +616,7 @@ extension BuiltInStrings {
         "all_series_link": .text("כל הסדרות"),
         "series_description": .text("הפוסטים בסדרה \"{series}\" ב־{site}"),
         "series_list_description": .text("כל הסדרות של {site}"),
+        "breadcrumbs": .text("פירורי לחם"),
+        "child_tags": .text("תגיות תחת \"{tag}\""),
     ]
 }

@@ -60,5 +60,7 @@ enum BuiltInStrings {
         "all_series_link": .text("all series"),
         "series_description": .text("The posts of the series “{series}” on {site}"),
         "series_list_description": .text("Every series of {site}"),
+        "breadcrumbs": .text("Breadcrumb"),
+        "child_tags": .text("Tags under {tag}"),
     ]
 }

@@ -47,7 +47,7 @@ public struct SiteStrings: Sendable, Hashable {
             key("all_tags"), key("most_used_tags"), counted("show_all_tags"), counted("more_tags"),
             key("date_format", "day", "month", "month_number", "year"), key("series"),
             key("series_part", "part", "parts"), key("all_series_link"), key("series_description", "series", "site"),
-            key("series_list_description", "site"),
+            key("series_list_description", "site"), key("breadcrumbs"), key("child_tags", "tag"),
         ] + monthKeys.map { key($0) }
     }()
 

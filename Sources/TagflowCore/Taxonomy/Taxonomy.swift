@@ -6,8 +6,12 @@ public struct TagInfo: Sendable, Hashable {
     public var name: String
     /// The URL segment (`/tags/<slug>/`), unique in the site.
     public var slug: Slug
-    /// Indices into ``Site/posts`` of the posts with this tag, newest first.
+    /// Indices into ``Site/posts`` of the posts with this tag, newest first; with
+    /// `tags.hierarchy`, also those of the tags under it.
     public var postIndices: [Int]
+    /// Where the tag it is under is in ``Taxonomy/tags`` (`lang` for `lang/swift`), with
+    /// `tags.hierarchy`.
+    public var parent: Int? = nil
 
     /// How many published posts have this tag.
     public var count: Int { postIndices.count }
@@ -22,7 +26,7 @@ public struct Taxonomy: Sendable, Hashable {
     /// Each tag's slug before a suffix made it unique.
     ///
     /// ``retagged(posts:previousTagKeys:)`` keeps those of the tags it does not count again:
-    /// making each slug again was half of its time. Made from the tags' names, so it takes no part
+    /// making each slug again was much of its time. Made from the tags' names, so it takes no part
     /// in equality.
     var baseSlugs: [Slug] = []
 
@@ -40,10 +44,14 @@ public struct Taxonomy: Sendable, Hashable {
 
     /// Builds the taxonomy of posts sorted newest first.
     ///
+    /// - Parameters:
+    ///   - posts: The posts, newest first.
+    ///   - hierarchy: Whether `/` nests tags (`tags.hierarchy`): each tag above a listed one is a
+    ///     tag too, with the posts of every tag under it.
     /// - Returns: The taxonomy and a warning for each pair of tags whose slugs collided (the later
     ///   tag, by identity, gets a `-2`, `-3`… suffix).
     /// - Complexity: O(*t* log *t*) for *t* tag uses.
-    public static func build(posts: [Post]) -> (Taxonomy, [Diagnostic]) {
+    public static func build(posts: [Post], hierarchy: Bool = false) -> (Taxonomy, [Diagnostic]) {
         struct Usage {
             var spellings = Spellings()
             /// Oldest first.
@@ -53,9 +61,19 @@ public struct Taxonomy: Sendable, Hashable {
         // Walk oldest to newest, so "first seen" means earliest in date order.
         for postIndex in posts.indices.reversed() {
             for (spelling, key) in zip(posts[postIndex].tags, posts[postIndex].tagKeys) {
+                record(spelling, key)
+                // The tags above it, spelt as this post spells them; once for a post listing two
+                // children of one tag.
+                guard hierarchy else { continue }
+                for (ancestorSpelling, ancestor) in TagHierarchy.ancestors(of: spelling, key: key) {
+                    record(ancestorSpelling, ancestor)
+                }
+            }
+            func record(_ spelling: String, _ key: TagKey) {
                 // Changed in place: a copy out and back would copy the tag's post list each time.
-                record(&usages[key, default: Usage()])
-                func record(_ usage: inout Usage) {
+                count(&usages[key, default: Usage()])
+                func count(_ usage: inout Usage) {
+                    guard usage.posts.last != postIndex else { return }
                     usage.spellings.count(spelling, order: posts.count - 1 - postIndex)
                     usage.posts.append(postIndex)
                 }
@@ -65,11 +83,21 @@ public struct Taxonomy: Sendable, Hashable {
             let usage = usages[key] ?? Usage()
             return Named(key: key, name: usage.spellings.preferred ?? key.rawValue, postIndices: usage.posts.reversed())
         }
-        return finish(named, posts: posts)
+        var (taxonomy, diagnostics) = finish(named, posts: posts)
+        if hierarchy {
+            for index in taxonomy.tags.indices {
+                taxonomy.tags[index].parent = TagHierarchy.parent(of: taxonomy.tags[index].key).flatMap {
+                    taxonomy.indexByKey[$0]
+                }
+            }
+        }
+        return (taxonomy, diagnostics)
     }
 
     /// This taxonomy after some posts were edited in place: every post keeps its place in the
     /// site (its date and slug), and the edited ones may list other tags.
+    ///
+    /// Not for a taxonomy with `tags.hierarchy`: a site with it is assembled again after a retag.
     ///
     /// Only the tags the edited posts list, before or after, are counted again, so it costs
     /// O(*u* + *t* log *t*) for *u* uses of those tags and *t* tags, instead of ``build(posts:)``'s
@@ -115,7 +143,7 @@ public struct Taxonomy: Sendable, Hashable {
     /// How the posts of one tag spell it: each spelling's count and when it was first seen.
     ///
     /// A list, not a dictionary: nearly every tag has one or two spellings, and hashing each
-    /// use's spelling twice was a quarter of building the taxonomy, on one core.
+    /// use's spelling twice was a large part of building the taxonomy, on one core.
     private struct Spellings {
         var seen: [(spelling: String, count: Int, firstSeen: Int)] = []
 

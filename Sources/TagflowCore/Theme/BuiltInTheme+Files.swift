@@ -162,6 +162,8 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 .series { border: 1px solid var(--rule); border-radius: 6px; padding: 0.5rem 1rem; margin: 1rem 0 1.5rem; font-size: 0.95rem; }
 .series ol { margin: 0; padding-inline-start: 1.5rem; }
 .series [aria-current] { font-weight: 600; }
+.breadcrumbs ol { list-style: none; display: flex; flex-wrap: wrap; gap: 0.4rem; padding: 0; margin: 1rem 0 0; font-size: 0.9rem; }
+.breadcrumbs li + li::before { content: "/"; margin-inline-end: 0.4rem; color: var(--muted); }
 .series-parts { list-style: decimal; padding-inline-start: 1.5rem; }
 .series-parts > li::marker { color: var(--muted); }
 .toc ol { margin: 0; padding-inline-start: 1.25rem; }
@@ -432,8 +434,25 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 <link rel="alternate" type="application/atom+xml" title="{{tag.name}} · {{site.title}}" href="{{tag.feed_url}}">
 {{/head}}
 {{$content}}
+{{#tag.has_parents}}
+<nav class="breadcrumbs" aria-label="{{strings.breadcrumbs}}">
+<ol>{{#tag.parents}}<li><a href="{{url}}" rel="tag">{{leaf_name}}</a></li>{{/tag.parents}}<li aria-current="page">{{tag.leaf_name}}</li></ol>
+</nav>
+{{/tag.has_parents}}
 <h1>{{tag.heading}}</h1>
 <p class="meta">{{tag.count_text}} · <a href="{{site.tags_url}}">{{strings.all_tags_link}}</a></p>
+{{#tag.has_children}}
+{{#children_html}}
+{{{children_html}}}
+{{/children_html}}
+{{^children_html}}
+<ul class="tag-index" aria-label="{{tag.children_label}}">
+{{#tag.children}}
+<li><a href="{{url}}" rel="tag">{{leaf_name}}</a> <span class="count">{{count}}</span></li>
+{{/tag.children}}
+</ul>
+{{/children_html}}
+{{/tag.has_children}}
 {{#related_html}}
 {{{related_html}}}
 {{/related_html}}

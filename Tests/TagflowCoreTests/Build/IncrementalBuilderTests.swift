@@ -365,6 +365,42 @@ import Testing
         }
     }
 
+    /// With `tags.hierarchy`, an edit of nested tags assembles the site again and writes what a
+    /// full build writes (parents' posts, children blocks, breadcrumbs); a malformed tag fails as
+    /// it does in a full build; other edits stay in place and reach the parents' pages.
+    @Test func nestedTagEditsRebuildWhatAFullBuildWrites() async throws {
+        let blog = try Blog()
+        try blog.write("site.yml", "title: Edits\nposts_per_page: 3\nfeed_entries: 4\ntags:\n  hierarchy: true\n")
+        blog.posts["posts/p0.md"]?.tags = ["lang/swift", "Swift"]
+        try blog.save("posts/p0.md")
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
+        _ = try await Self.rebuilt(builder, nil)
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+        for tags in [["lang/rust/async"], ["lang"], ["lang/swift", "lang/swift/ui"], ["lang//swift"], ["async/await"]] {
+            blog.posts["posts/p1.md"]?.tags = tags
+            try blog.save("posts/p1.md")
+            let before = folderContents(blog.output)
+            let result = await builder.build(changedPaths: ["posts/p1.md"])
+            if tags == ["lang//swift"] {
+                let failure = try #require(result.failure)
+                #expect(failure.description.contains("the tag 'lang//swift' has an empty level"), "\(failure)")
+                #expect(folderContents(blog.output) == before, "a failed rebuild leaves the output as it was")
+                continue
+            }
+            let report = try result.get()
+            #expect(folderContents(blog.output) == (try await blog.fullBuild()), "\(tags)")
+            #expect(report.warnings.map(\.description) == blog.fullBuildWarnings, "\(tags)")
+        }
+        let inPlaceBefore = await builder.inPlaceRebuildCount
+        blog.posts["posts/p0.md"]?.title = "Renamed"
+        try blog.save("posts/p0.md")
+        _ = try await Self.rebuilt(builder, ["posts/p0.md"])
+        #expect(await builder.inPlaceRebuildCount == inPlaceBefore + 1)
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+        let lang = try String(contentsOf: blog.output.appendingPathComponent("tags/lang/index.html"), encoding: .utf8)
+        #expect(lang.contains(">Renamed</a>"), "the parent lists its child's post under its new title")
+    }
+
     /// A tag added to a post changes the tag's count: the pages of the tag's other posts are
     /// written again only when the theme shows counts in posts' tag lists. (Related posts are
     /// off: the edit makes the two posts related, which is a change of the page by itself.)

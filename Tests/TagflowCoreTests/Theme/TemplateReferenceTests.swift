@@ -12,13 +12,16 @@ import Testing
         .appendingPathComponent("../../../docs/templates.md").standardizedFileURL
 
     /// A site that gives every optional value: updated dates, a table of contents, related posts,
-    /// neighbours, params, several pages of posts, a description and an author.
+    /// neighbours, params, several pages of posts, a description and an author, a series, nested
+    /// tags.
     static let site = """
         -- site.yml --
         title: Reference
         description: Every value
         author: Ann
         posts_per_page: 2
+        tags:
+          hierarchy: true
         -- posts/2024-01-01-a.md --
         ---
         title: A
@@ -39,7 +42,7 @@ import Testing
         -- posts/2024-01-03-c.md --
         ---
         title: C
-        tags: [Swift]
+        tags: [Swift, lang/swift]
         ---
         C.
         -- pages/about.md --
