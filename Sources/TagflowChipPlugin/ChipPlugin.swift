@@ -131,6 +131,9 @@ struct ChipTagLists: TagListRenderer {
             return renderer.html(for: chips, label: strings.text("related_tags"))
         case .cloud:
             return renderer.html(for: cloud(tags), label: strings.text("all_tags"))
+        case .terms(let title, let counts):
+            let chips = counts ? cloud(tags) : tags.map { Chip(label: $0.name, url: $0.url) }
+            return renderer.html(for: chips, label: title)
         case .children(let parent):
             return renderer.html(for: cloud(tags), label: strings.text("child_tags", ["tag": parent.name]))
         case .homeCloud:

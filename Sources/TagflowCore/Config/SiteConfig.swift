@@ -45,6 +45,8 @@ public struct SiteConfig: Sendable, Hashable {
     ///
     /// Off by default: `CI/CD` and `TCP/IP` are single tags on most blogs.
     public var tagHierarchy = false
+    /// The taxonomies besides tags and series (`taxonomies:`), each with pages, feeds and a list.
+    public var taxonomies = TermTaxonomy.defaults
     /// The site's own wording of the theme's strings, by key, over the built-in translations
     /// (`strings:`; see ``SiteStrings``).
     public var strings: [String: Phrase] = [:]
@@ -154,7 +156,7 @@ extension SiteConfig {
         "feed_entries",
         "relative_links", "paths.content", "paths.templates", "paths.static", "paths.output",
         "markdown.unsafe", "markdown.smart_punctuation", "markdown.hard_breaks", "markdown.toc",
-        "markdown.highlight", "markdown.line_numbers", "related.limit", "tags.aliases", "tags.hierarchy",
+        "markdown.highlight", "markdown.line_numbers", "related.limit", "tags.aliases", "tags.hierarchy", "taxonomies",
         "chips.enabled", "chips.font", "chips.font_size", "chips.line_height", "chips.padding_x", "chips.padding_y",
         "chips.border", "chips.radius", "chips.column_gap", "chips.row_gap", "chips.justify", "chips.breakpoints",
         "chips.weights", "chips.cloud_order", "chips.home_rows", "chips.related_limit", "chips.align",
@@ -260,6 +262,8 @@ extension SiteConfig {
             case "tags.aliases":
                 if let aliases = TagAliases.read(entry, into: &reader) { config.tagAliases = aliases }
             case "tags.hierarchy": reader.bool(entry) { config.tagHierarchy = $0 }
+            case "taxonomies":
+                if let taxonomies = TermTaxonomy.read(entry, into: &reader) { config.taxonomies = taxonomies }
             case "related.limit":
                 if case .int(let limit) = entry.value, (0...100).contains(limit) {
                     config.related.limit = limit

@@ -14,6 +14,8 @@ struct FrontMatterReader {
     var isBundleIndex = false
     /// The site's tag aliases: a post's tag that is one becomes the tag it names.
     var tagAliases = TagAliases()
+    /// The site's other taxonomies' names (`categories`): front matter keys read as lists of names.
+    var taxonomyNames: [String] = []
     var diagnostics: [Diagnostic] = []
 
     /// The most tags one post may have.
@@ -86,12 +88,18 @@ struct FrontMatterReader {
         let aliases = self.aliases()
         let language = self.language()
         let series = self.series()
+        var terms = PostTerms()
+        for taxonomy in taxonomyNames {
+            guard let entry = mapping.entry(taxonomy) else { continue }
+            terms.names[taxonomy] = names(in: entry, of: taxonomy)
+            terms.locations[taxonomy] = SourceLocation(path: path, line: entry.line, column: entry.column)
+        }
         guard let date, let slug, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
         return Post(
             sourcePath: path, title: title, date: date, updated: updated, slug: slug, tags: tags, isDraft: draft,
             summary: summary, description: description, template: template, params: params(), body: body,
             tagsLocation: mapping.entry("tags").map { SourceLocation(path: path, line: $0.line, column: $0.column) },
-            showsTableOfContents: toc, aliases: aliases, language: language, series: series)
+            showsTableOfContents: toc, aliases: aliases, language: language, series: series, terms: terms)
     }
 
     mutating func page(body: RenderedMarkdown) -> Page? {
@@ -129,7 +137,7 @@ struct FrontMatterReader {
     /// The keys without a meaning of their own, for templates; a key that looks like a typo of
     /// a known one (`tittle`) is warned about (an error with `--strict`).
     private mutating func params() -> YAMLMapping {
-        let entries = mapping.entries.filter { !Self.postKeys.contains($0.key) }
+        let entries = mapping.entries.filter { !Self.postKeys.contains($0.key) && !taxonomyNames.contains($0.key) }
         for entry in entries {
             if let known = Suggestion.closest(to: entry.key, in: Self.postKeys) {
                 warning(
@@ -176,6 +184,13 @@ struct FrontMatterReader {
 
     private mutating func tags() -> [String] {
         guard let entry = mapping.entry("tags") else { return [] }
+        return names(in: entry, of: "tags")
+    }
+
+    /// The names of a `tags:` or another taxonomy's entry: a list, or comma-separated text.
+    ///
+    /// Cleaned, each once. Tag aliases apply to tags only.
+    private mutating func names(in entry: YAMLMapping.Entry, of key: String) -> [String] {
         var names: [String] = []
         switch entry.value {
         case .null: return []
@@ -184,32 +199,37 @@ struct FrontMatterReader {
             for item in items {
                 guard let text = item.scalarText else {
                     error(
-                        entry, "each tag must be text, not \(item.kindName)",
-                        hint: "write tags as `tags: [swift, layout]`")
+                        entry,
+                        key == "tags"
+                            ? "each tag must be text, not \(item.kindName)"
+                            : "each name in '\(key)' must be text, not \(item.kindName)",
+                        hint: key == "tags"
+                            ? "write tags as `tags: [swift, layout]`" : "write them as `\(key): [Guides]`")
                     return []
                 }
                 names.append(text)
             }
         default:
-            error(entry, "'tags' must be a list or comma-separated text, not \(entry.value.kindName)")
+            error(entry, "'\(key)' must be a list or comma-separated text, not \(entry.value.kindName)")
             return []
         }
         var seen = Set<TagKey>()
-        var tags: [String] = []
+        var cleaned: [String] = []
         for name in names {
-            let spelling = tagAliases.resolve(TagKey.cleanedSpelling(name))
-            guard !spelling.isEmpty else { continue }
-            if seen.insert(TagKey(spelling)).inserted { tags.append(spelling) }
+            let spelling = TagKey.cleanedSpelling(name)
+            let resolved = key == "tags" ? tagAliases.resolve(spelling) : spelling
+            guard !resolved.isEmpty else { continue }
+            if seen.insert(TagKey(resolved)).inserted { cleaned.append(resolved) }
         }
         // Every tag page lists its posts with their tags, so the output grows with the square of a
         // post's tag count: 100,000 tags would write some 10 GB.
-        if tags.count > Self.maximumTagCount {
+        if cleaned.count > Self.maximumTagCount {
             error(
-                entry, "a post may have at most \(Self.maximumTagCount) tags, not \(tags.count)",
-                hint: "tags are for finding posts; keep a few per post")
+                entry, "a post may have at most \(Self.maximumTagCount) \(key), not \(cleaned.count)",
+                hint: "\(key) are for finding posts; keep a few per post")
             return []
         }
-        return tags
+        return cleaned
     }
 
     /// `series:` (a name, or a list of one, as Hugo's taxonomy writes it) and `series_part:`.

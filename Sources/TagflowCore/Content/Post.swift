@@ -168,19 +168,30 @@ public struct Post: Sendable, Hashable {
         }
     }
 
+    /// Its names in each of the site's other taxonomies (`categories: [Guides]`), by taxonomy, and
+    /// where each is written.
+    public var terms: PostTerms {
+        get { storage.fields.terms }
+        _modify {
+            makeUnique()
+            yield &storage.fields.terms
+        }
+    }
+
     /// Creates a post.
     public init(
         sourcePath: String, title: String, date: ContentDate, updated: ContentDate?, slug: Slug, tags: [String],
         isDraft: Bool, summary: String, description: String, template: String?, params: YAMLMapping,
         body: RenderedMarkdown, tagsLocation: SourceLocation? = nil, showsTableOfContents: Bool? = nil,
-        aliases: [String] = [], language: String? = nil, series: PostSeries? = nil
+        aliases: [String] = [], language: String? = nil, series: PostSeries? = nil, terms: PostTerms = PostTerms()
     ) {
         storage = Storage(
             Fields(
                 sourcePath: sourcePath, title: title, date: date, updated: updated, slug: slug, tags: tags,
                 isDraft: isDraft, summary: summary, description: description, template: template, params: params,
                 body: body, tagKeys: tags.map(TagKey.init), tagsLocation: tagsLocation,
-                showsTableOfContents: showsTableOfContents, aliases: aliases, language: language, series: series))
+                showsTableOfContents: showsTableOfContents, aliases: aliases, language: language, series: series,
+                terms: terms))
     }
 
     public static func == (lhs: Post, rhs: Post) -> Bool {
@@ -214,6 +225,7 @@ public struct Post: Sendable, Hashable {
         var aliases: [String]
         var language: String?
         var series: PostSeries?
+        var terms: PostTerms
         var isScheduled = false
     }
 
@@ -247,4 +259,20 @@ public struct Page: Sendable, Hashable {
     public var aliases: [String] = []
     /// Its own language (`lang:`), when it is not written in the site's.
     public var language: String?
+}
+
+/// A post's names in the site's taxonomies besides tags (``SiteConfig/taxonomies``).
+public struct PostTerms: Sendable, Hashable {
+    /// Taxonomy name → the names the post gives, cleaned and each once, in its order.
+    public var names: [String: [String]] = [:]
+    /// Taxonomy name → where the front matter lists them, for messages.
+    public var locations: [String: SourceLocation] = [:]
+
+    public init(names: [String: [String]] = [:], locations: [String: SourceLocation] = [:]) {
+        self.names = names
+        self.locations = locations
+    }
+
+    /// The names the post gives in one taxonomy.
+    public subscript(taxonomy: String) -> [String] { names[taxonomy] ?? [] }
 }

@@ -73,6 +73,9 @@ public enum TagListRole: Sendable, Hashable {
     /// The tags right under a tag (`tags.hierarchy`), on that tag's page, each named by its last
     /// level.
     case children(of: TagLink)
+    /// The names of a taxonomy besides tags (`categories`), named by its `title`: a post's, or
+    /// every name with `counts` on the taxonomy's list page.
+    case terms(title: String, counts: Bool)
 }
 
 /// Turns a list of tags into HTML.

@@ -144,6 +144,16 @@ struct PageKeys: Sendable {
 }
 
 extension SiteRenderer {
+    /// A name's link: its name, URL, count and identity.
+    static func linkDigest(_ link: TagLink) -> Digest {
+        var digest = Digest()
+        digest.update(link.name)
+        digest.update(link.url)
+        digest.update(UInt64(link.count))
+        digest.update(link.key.rawValue)
+        return digest
+    }
+
     /// The output file a job writes (what ``render(_:)`` returns as the file's path).
     func outputPath(of job: Job) -> String {
         switch job {
@@ -162,6 +172,7 @@ extension SiteRenderer {
         case .seriesList: return Routes.file(for: Routes.seriesList)
         case .series(let index): return Routes.file(for: Routes.series(series.series[index].slug))
         case .seriesFeed(let index): return Routes.file(for: Routes.seriesFeed(series.series[index].slug))
+        case .terms, .term, .termFeed: return Routes.file(for: path(of: job))
         case .tagRedirect(let index): return Routes.file(for: Routes.tag(aliasRedirects[index].slug))
         case .pageRedirect(let index): return Routes.file(for: pageRedirects[index].path)
         case .sitemap: return "sitemap.xml"
@@ -226,6 +237,11 @@ extension SiteRenderer {
                 let members = series.series[place.series].posts
                 digest.update(UInt64(members.count))
                 for member in members { digest.update(keys.summaries[member]) }
+            }
+            // Its names in the other taxonomies.
+            for (taxonomy, indices) in termIndices(of: index) {
+                digest.update(UInt64(indices.count))
+                for term in indices { digest.update(Self.linkDigest(termLinks[taxonomy][term])) }
             }
             // The links to the newer and older posts.
             for neighbour in stride(from: index - 1, through: index + 1, by: 2) {
@@ -296,6 +312,25 @@ extension SiteRenderer {
             digest.update(members.name)
             digest.update(members.slug.rawValue)
             for post in feedEntries(members.posts.sorted()) { digest.update(keys.summaries[post]) }
+        case .terms(let taxonomy):
+            add(16)
+            digest.update(UInt64(termLinks[taxonomy].count))
+            for link in termLinks[taxonomy] { digest.update(Self.linkDigest(link)) }
+        case .term(let taxonomy, let index, let pagination):
+            add(17, pagination)
+            digest.update(UInt64(taxonomy))
+            digest.update(Self.linkDigest(termLinks[taxonomy][index]))
+            digest.update(UInt64(hasTermList(taxonomy) ? 1 : 0))
+            for position in pagination.range {
+                digest.update(keys.summaries[site.termTaxonomies[taxonomy].tags[index].postIndices[position]])
+            }
+        case .termFeed(let taxonomy, let index):
+            add(18)
+            digest.update(UInt64(taxonomy))
+            digest.update(Self.linkDigest(termLinks[taxonomy][index]))
+            for post in feedEntries(site.termTaxonomies[taxonomy].tags[index].postIndices) {
+                digest.update(keys.summaries[post])
+            }
         case .tagRedirect(let index):
             add(11)
             digest.update(aliasRedirects[index].slug.rawValue)
@@ -313,6 +348,10 @@ extension SiteRenderer {
             for link in tagLinks { digest.update(link.url) }
             digest.update(UInt64(hasSeriesList ? 1 : 0))
             for members in series.series { digest.update(members.slug.rawValue) }
+            for (taxonomy, links) in termLinks.enumerated() {
+                digest.update(UInt64(hasTermList(taxonomy) ? 1 : 0))
+                for link in links { digest.update(link.url) }
+            }
             // Each post's URL and dates, not its text: a typo fixed does not change the sitemap.
             // By index: a `Post` copied out of the array is a dozen retains.
             for index in site.posts.indices where !site.posts[index].isUnreleased {

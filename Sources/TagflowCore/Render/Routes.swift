@@ -21,6 +21,9 @@ struct Routes: Sendable {
     static func page(_ slug: Slug) -> String { "/\(slug.rawValue)/" }
     static func tag(_ slug: Slug) -> String { "/tags/\(slug.rawValue)/" }
     static func tagFeed(_ slug: Slug) -> String { "/tags/\(slug.rawValue)/feed.xml" }
+    static func terms(in taxonomy: String) -> String { "/\(taxonomy)/" }
+    static func term(_ slug: Slug, in taxonomy: String) -> String { "/\(taxonomy)/\(slug.rawValue)/" }
+    static func termFeed(_ slug: Slug, in taxonomy: String) -> String { "/\(taxonomy)/\(slug.rawValue)/feed.xml" }
     static func series(_ slug: Slug) -> String { "/series/\(slug.rawValue)/" }
     static func seriesFeed(_ slug: Slug) -> String { "/series/\(slug.rawValue)/feed.xml" }
 

@@ -78,6 +78,12 @@ struct SiteRenderer: Sendable {
     private(set) var tagLinks: [TagLink]
     /// Each tag's children (`tags.hierarchy`), in taxonomy order.
     private(set) var tagChildren: [[Int]]
+    /// Each other taxonomy's names' links (`categories`), in the order of ``SiteConfig/taxonomies``.
+    ///
+    /// Made once: edits in place keep every post's names there (``IncrementalBuilder``).
+    let termLinks: [[TagLink]]
+    /// Each other taxonomy's title (`Categories`).
+    let termTitles: [String]
     /// What lists show of each post, in post order; made by ``render()`` before the pages, since
     /// one post appears in many lists (home pages, every tag page of its tags).
     private(set) var summaries: [PostSummary] = []
@@ -129,6 +135,14 @@ struct SiteRenderer: Sendable {
         self.tagCountReads = tagCountReads
         self.tagLinks = Self.tagLinks(of: site, routes: routes)
         self.tagChildren = Self.tagChildren(of: site.taxonomy)
+        self.termLinks = zip(site.config.taxonomies, site.termTaxonomies).map { taxonomy, terms in
+            terms.tags.map { term in
+                TagLink(
+                    name: term.name, url: routes.url(Routes.term(term.slug, in: taxonomy.name)), count: term.count,
+                    key: term.key)
+            }
+        }
+        self.termTitles = site.config.taxonomies.map { $0.displayTitle(strings: strings) }
         self.aliasRedirects = Self.aliasRedirects(of: site)
         self.pageRedirects = Self.pageRedirects(of: site)
         self.series = SeriesIndex(posts: site.posts)
@@ -303,6 +317,13 @@ struct SiteRenderer: Sendable {
         case series(Int)
         /// A series' Atom feed.
         case seriesFeed(Int)
+        /// Every name of another taxonomy (`/categories/`; an index into ``SiteConfig/taxonomies``),
+        /// unless a page of the site takes that address.
+        case terms(Int)
+        /// A page of the posts with a name of another taxonomy (`/categories/guides/`).
+        case term(Int, Int, Pagination)
+        /// The Atom feed of a name of another taxonomy.
+        case termFeed(Int, Int)
         /// The page at a tag alias's address (an index into ``aliasRedirects``).
         case tagRedirect(Int)
         /// The page at an old address of a post or page (an index into ``pageRedirects``).
@@ -323,6 +344,13 @@ struct SiteRenderer: Sendable {
         jobs += site.posts.indices.map(Job.post)
         jobs += site.pages.indices.map(Job.page)
         for index in series.series.indices { jobs += [.series(index), .seriesFeed(index)] }
+        for (taxonomy, terms) in site.termTaxonomies.enumerated() {
+            if hasTermList(taxonomy) { jobs.append(.terms(taxonomy)) }
+            for (index, term) in terms.tags.enumerated() {
+                jobs += Pagination.pages(itemCount: term.count, perPage: perPage).map { Job.term(taxonomy, index, $0) }
+                jobs.append(.termFeed(taxonomy, index))
+            }
+        }
         for (index, tag) in site.taxonomy.tags.enumerated() {
             jobs += Pagination.pages(itemCount: tag.count, perPage: perPage).map { Job.tag(index, $0) }
             jobs.append(.tagFeed(index))
@@ -343,6 +371,13 @@ struct SiteRenderer: Sendable {
     /// of its own at `/series/` takes the address instead, as for ``hasArchive``.
     var hasSeriesList: Bool {
         !series.series.isEmpty && !site.pages.contains { $0.slug.rawValue == "series" }
+    }
+
+    /// Whether another taxonomy has its generated list (`/categories/`): only when a post gives
+    /// it a name, and a page of the site at that address takes it instead.
+    func hasTermList(_ taxonomy: Int) -> Bool {
+        let name = site.config.taxonomies[taxonomy].name
+        return !site.termTaxonomies[taxonomy].tags.isEmpty && !site.pages.contains { $0.slug.rawValue == name }
     }
 
     /// Renders every page and asset.
@@ -599,6 +634,11 @@ struct SiteRenderer: Sendable {
         case .seriesList: Routes.seriesList
         case .series(let index): Routes.series(series.series[index].slug)
         case .seriesFeed(let index): Routes.seriesFeed(series.series[index].slug)
+        case .terms(let taxonomy): Routes.terms(in: site.config.taxonomies[taxonomy].name)
+        case .term(let taxonomy, let index, let pagination):
+            Pagination.path(of: pagination.page, firstPagePath: termPath(taxonomy, index))
+        case .termFeed(let taxonomy, let index):
+            Routes.termFeed(site.termTaxonomies[taxonomy].tags[index].slug, in: site.config.taxonomies[taxonomy].name)
         case .tagRedirect(let index): Routes.tag(aliasRedirects[index].slug)
         case .pageRedirect(let index): pageRedirects[index].path
         case .sitemap: Routes.sitemap
@@ -656,6 +696,7 @@ struct SiteRenderer: Sendable {
             details["reading_time"] = .text(strings.counted("reading_time", minutes))
             languageAttributes(post.language, into: &details)
             if let series = seriesContext(of: index) { details["series"] = .object(series) }
+            details["taxonomies"] = .list(termsContext(of: index).map(TemplateValue.object))
             if post.showsTableOfContents ?? site.config.markdown.toc,
                 let toc = TableOfContents.html(for: post.body.headings)
             {
@@ -750,6 +791,33 @@ struct SiteRenderer: Sendable {
             context["series"] = .object(details)
             context["posts"] = .list(members.posts.map { .shared(listed($0)) })
             return ("series", context, [])
+        case .terms(let taxonomy):
+            let path = self.path(of: job)
+            var context = base(
+                path: path, title: termTitles[taxonomy], description: "\(termTitles[taxonomy]) · \(site.config.title)")
+            let links = termLinks[taxonomy]
+            context["taxonomy"] = .object(taxonomyContext(taxonomy))
+            context["terms"] = .list(links.map { .object(tagContext($0)) })
+            if let html = hooks.tagListRenderer?.html(
+                for: links, role: .terms(title: termTitles[taxonomy], counts: true))
+            {
+                context["cloud_html"] = .text(html)
+            }
+            return ("terms", context, [])
+        case .term(let taxonomy, let index, let pagination):
+            let term = site.termTaxonomies[taxonomy].tags[index]
+            let path = self.path(of: job)
+            var context = base(
+                path: path, title: term.name,
+                description: strings.text("term_description", ["term": term.name, "site": site.config.title]))
+            var details = tagContext(termLinks[taxonomy][index])
+            details["count_text"] = .text(strings.counted("post_count", term.count))
+            context["term"] = .object(details)
+            context["taxonomy"] = .object(taxonomyContext(taxonomy))
+            context["posts"] = .list(pagination.range.map { .shared(listed(term.postIndices[$0])) })
+            context["pagination"] = .object(
+                paginationContext(pagination, firstPagePath: termPath(taxonomy, index)))
+            return ("term", context, [])
         case .notFound:
             var context = base(path: Routes.notFound, title: strings.text("page_not_found"), description: "")
             context["not_found_html"] = .text(
@@ -766,6 +834,16 @@ struct SiteRenderer: Sendable {
             return ("atom", tagFeedContext(index), [])
         case .seriesFeed(let index):
             return ("atom", seriesFeedContext(index), [])
+        case .termFeed(let taxonomy, let index):
+            let term = site.termTaxonomies[taxonomy].tags[index]
+            let feed = path(of: job)
+            return (
+                "atom",
+                feedContext(
+                    entries: term.postIndices, title: "\(term.name) · \(site.config.title)", path: feed,
+                    alternate: routes.permalink(termPath(taxonomy, index)), id: routes.permalink(feed),
+                    fullContent: false), []
+            )
         case .sitemap:
             return ("sitemap", sitemapContext(), [])
         }
@@ -1001,6 +1079,46 @@ struct SiteRenderer: Sendable {
         }
         let related = shared.sorted { lhs, rhs in lhs.value != rhs.value ? lhs.value > rhs.value : lhs.key < rhs.key }
         return [tagIndex] + related.map(\.key)
+    }
+
+    /// The first page of a name of another taxonomy (`/categories/guides/`).
+    func termPath(_ taxonomy: Int, _ index: Int) -> String {
+        Routes.term(site.termTaxonomies[taxonomy].tags[index].slug, in: site.config.taxonomies[taxonomy].name)
+    }
+
+    /// Another taxonomy as its pages name it: its key, title and list.
+    private func taxonomyContext(_ taxonomy: Int) -> TemplateObject {
+        var context: TemplateObject = [
+            "name": .text(site.config.taxonomies[taxonomy].name), "title": .text(termTitles[taxonomy]),
+        ]
+        if hasTermList(taxonomy) {
+            context["url"] = .text(routes.url(Routes.terms(in: site.config.taxonomies[taxonomy].name)))
+        }
+        return context
+    }
+
+    /// A post's names in the other taxonomies, each taxonomy with its title, names and block.
+    private func termsContext(of post: Int) -> [TemplateObject] {
+        termIndices(of: post).compactMap { taxonomy, indices in
+            guard !indices.isEmpty else { return nil }
+            let links = indices.map { termLinks[taxonomy][$0] }
+            var context = taxonomyContext(taxonomy)
+            context["terms"] = .list(links.map { .object(tagContext($0)) })
+            if let html = hooks.tagListRenderer?.html(
+                for: links, role: .terms(title: termTitles[taxonomy], counts: false))
+            {
+                context["html"] = .text(html)
+            }
+            return context
+        }
+    }
+
+    /// Each other taxonomy and the indices of a post's names in it, in the post's order.
+    func termIndices(of post: Int) -> [(taxonomy: Int, indices: [Int])] {
+        zip(site.config.taxonomies, site.termTaxonomies).enumerated().map { taxonomy, pair in
+            let names = site.posts[post].terms[pair.0.name]
+            return (taxonomy, names.compactMap { pair.1.indexByKey[TagKey($0)] })
+        }
     }
 
     /// A series as lists show it: its name, its page and feed, and how many posts it has.
@@ -1261,6 +1379,15 @@ struct SiteRenderer: Sendable {
         if hasArchive { urls.append(.object(["loc": .text(routes.permalink(Routes.archive))])) }
         for tag in site.taxonomy.tags { urls.append(.object(["loc": .text(routes.permalink(Routes.tag(tag.slug)))])) }
         if hasSeriesList { urls.append(.object(["loc": .text(routes.permalink(Routes.seriesList))])) }
+        for taxonomy in site.termTaxonomies.indices {
+            if hasTermList(taxonomy) {
+                urls.append(
+                    .object(["loc": .text(routes.permalink(Routes.terms(in: site.config.taxonomies[taxonomy].name)))]))
+            }
+            for index in site.termTaxonomies[taxonomy].tags.indices {
+                urls.append(.object(["loc": .text(routes.permalink(termPath(taxonomy, index)))]))
+            }
+        }
         for members in series.series {
             urls.append(.object(["loc": .text(routes.permalink(Routes.series(members.slug)))]))
         }

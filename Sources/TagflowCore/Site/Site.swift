@@ -8,6 +8,8 @@ public struct Site: Sendable, Hashable {
     public var pages: [Page]
     /// The tags.
     public var taxonomy: Taxonomy
+    /// The other taxonomies' names (`categories`), in the order of ``SiteConfig/taxonomies``.
+    public var termTaxonomies: [Taxonomy] = []
 
     /// Creates a site from loaded content, sorting it and building the taxonomy.
     public init(config: SiteConfig, posts: [Post], pages: [Page]) {
@@ -35,10 +37,16 @@ public struct Site: Sendable, Hashable {
         sortedPosts.sort { lhs, rhs in
             lhs.date != rhs.date ? lhs.date > rhs.date : lhs.slug < rhs.slug
         }
-        let (taxonomy, diagnostics) = Taxonomy.build(posts: sortedPosts, hierarchy: config.tagHierarchy)
-        let site = Site(
+        let (taxonomy, tagDiagnostics) = Taxonomy.build(posts: sortedPosts, hierarchy: config.tagHierarchy)
+        var diagnostics = tagDiagnostics
+        var site = Site(
             config: config, sortedPosts: sortedPosts, sortedPages: pages.sorted { $0.slug < $1.slug },
             taxonomy: taxonomy)
+        for termTaxonomy in config.taxonomies {
+            let (terms, warnings) = Taxonomy.build(posts: site.posts, hierarchy: false, of: .terms(termTaxonomy.name))
+            site.termTaxonomies.append(terms)
+            diagnostics += warnings
+        }
         return (site, diagnostics)
     }
 }

@@ -54,6 +54,8 @@ extension BuiltInStrings {
         "series_list_description": .text("Alle Serien von {site}"),
         "breadcrumbs": .text("Brotkrümelnavigation"),
         "child_tags": .text("Schlagwörter unter „{tag}“"),
+        "categories": .text("Kategorien"),
+        "term_description": .text("Beiträge in „{term}“ auf {site}"),
     ]
 
     static let french: [String: Phrase] = [
@@ -110,6 +112,8 @@ extension BuiltInStrings {
         "series_list_description": .text("Toutes les séries de {site}"),
         "breadcrumbs": .text("Fil d’Ariane"),
         "child_tags": .text("Étiquettes sous « {tag} »"),
+        "categories": .text("Catégories"),
+        "term_description": .text("Articles dans « {term} » sur {site}"),
     ]
 
     static let spanish: [String: Phrase] = [
@@ -166,6 +170,8 @@ extension BuiltInStrings {
         "series_list_description": .text("Todas las series de {site}"),
         "breadcrumbs": .text("Ruta de navegación"),
         "child_tags": .text("Etiquetas dentro de «{tag}»"),
+        "categories": .text("Categorías"),
+        "term_description": .text("Entradas en «{term}» en {site}"),
     ]
 
     static let italian: [String: Phrase] = [
@@ -223,6 +229,8 @@ extension BuiltInStrings {
         "series_list_description": .text("Tutte le serie di {site}"),
         "breadcrumbs": .text("Percorso"),
         "child_tags": .text("Tag sotto «{tag}»"),
+        "categories": .text("Categorie"),
+        "term_description": .text("Articoli in «{term}» su {site}"),
     ]
 
     static let portuguese: [String: Phrase] = [
@@ -279,6 +287,8 @@ extension BuiltInStrings {
         "series_list_description": .text("Todas as séries de {site}"),
         "breadcrumbs": .text("Trilha de navegação"),
         "child_tags": .text("Tags dentro de “{tag}”"),
+        "categories": .text("Categorias"),
+        "term_description": .text("Posts em “{term}” em {site}"),
     ]
 
     static let dutch: [String: Phrase] = [
@@ -335,6 +345,8 @@ extension BuiltInStrings {
         "series_list_description": .text("Alle series van {site}"),
         "breadcrumbs": .text("Kruimelpad"),
         "child_tags": .text("Tags onder “{tag}”"),
+        "categories": .text("Categorieën"),
+        "term_description": .text("Berichten in “{term}” op {site}"),
     ]
 
     static let japanese: [String: Phrase] = [
@@ -390,6 +402,8 @@ extension BuiltInStrings {
         "series_list_description": .text("{site}のすべてのシリーズ"),
         "breadcrumbs": .text("パンくずリスト"),
         "child_tags": .text("「{tag}」の下のタグ"),
+        "categories": .text("カテゴリー"),
+        "term_description": .text("{site}の「{term}」の記事"),
     ]
 
     static let chinese: [String: Phrase] = [
@@ -445,6 +459,8 @@ extension BuiltInStrings {
         "series_list_description": .text("{site} 的全部系列"),
         "breadcrumbs": .text("面包屑导航"),
         "child_tags": .text("“{tag}”下的标签"),
+        "categories": .text("分类"),
+        "term_description": .text("{site} 中“{term}”的文章"),
     ]
 
     static let korean: [String: Phrase] = [
@@ -500,6 +516,8 @@ extension BuiltInStrings {
         "series_list_description": .text("{site}의 모든 시리즈"),
         "breadcrumbs": .text("현재 위치"),
         "child_tags": .text("‘{tag}’ 아래의 태그"),
+        "categories": .text("카테고리"),
+        "term_description": .text("{site}의 ‘{term}’ 글"),
     ]
 
     static let arabic: [String: Phrase] = [
@@ -562,6 +580,8 @@ extension BuiltInStrings {
         "series_list_description": .text("جميع سلاسل {site}"),
         "breadcrumbs": .text("مسار التنقل"),
         "child_tags": .text("الوسوم ضمن «{tag}»"),
+        "categories": .text("التصنيفات"),
+        "term_description": .text("تدوينات «{term}» في {site}"),
     ]
 
     static let hebrew: [String: Phrase] = [
@@ -618,5 +638,7 @@ extension BuiltInStrings {
         "series_list_description": .text("כל הסדרות של {site}"),
         "breadcrumbs": .text("פירורי לחם"),
         "child_tags": .text("תגיות תחת \"{tag}\""),
+        "categories": .text("קטגוריות"),
+        "term_description": .text("פוסטים ב־\"{term}\" ב־{site}"),
     ]
 }

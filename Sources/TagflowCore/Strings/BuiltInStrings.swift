@@ -62,5 +62,7 @@ enum BuiltInStrings {
         "series_list_description": .text("Every series of {site}"),
         "breadcrumbs": .text("Breadcrumb"),
         "child_tags": .text("Tags under {tag}"),
+        "categories": .text("Categories"),
+        "term_description": .text("Posts in “{term}” on {site}"),
     ]
 }

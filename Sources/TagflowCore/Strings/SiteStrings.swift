@@ -48,6 +48,7 @@ public struct SiteStrings: Sendable, Hashable {
             key("date_format", "day", "month", "month_number", "year"), key("series"),
             key("series_part", "part", "parts"), key("all_series_link"), key("series_description", "series", "site"),
             key("series_list_description", "site"), key("breadcrumbs"), key("child_tags", "tag"),
+            key("categories"), key("term_description", "term", "site"),
         ] + monthKeys.map { key($0) }
     }()
 

@@ -52,6 +52,49 @@ public struct Taxonomy: Sendable, Hashable {
     ///   tag, by identity, gets a `-2`, `-3`… suffix).
     /// - Complexity: O(*t* log *t*) for *t* tag uses.
     public static func build(posts: [Post], hierarchy: Bool = false) -> (Taxonomy, [Diagnostic]) {
+        build(posts: posts, hierarchy: hierarchy, of: .tags)
+    }
+
+    /// Which names of the posts a taxonomy is made of: their tags, or their names in another
+    /// taxonomy (``SiteConfig/taxonomies``).
+    enum Field: Sendable, Hashable {
+        case tags
+        case terms(String)
+
+        func names(of post: Post) -> (spellings: [String], keys: [TagKey]) {
+            switch self {
+            case .tags: return (post.tags, post.tagKeys)
+            case .terms(let taxonomy):
+                let spellings = post.terms[taxonomy]
+                return (spellings, spellings.map(TagKey.init))
+            }
+        }
+
+        func location(in post: Post) -> SourceLocation {
+            switch self {
+            case .tags: post.tagsLocation ?? SourceLocation(path: post.sourcePath)
+            case .terms(let taxonomy): post.terms.locations[taxonomy] ?? SourceLocation(path: post.sourcePath)
+            }
+        }
+
+        /// The first page of a name (`/tags/swift/`).
+        func path(of slug: Slug) -> String {
+            switch self {
+            case .tags: Routes.tag(slug)
+            case .terms(let taxonomy): Routes.term(slug, in: taxonomy)
+            }
+        }
+
+        var noun: String {
+            switch self {
+            case .tags: "tags"
+            case .terms(let taxonomy): taxonomy
+            }
+        }
+    }
+
+    /// ``build(posts:hierarchy:)`` of any field of the posts.
+    static func build(posts: [Post], hierarchy: Bool, of field: Field) -> (Taxonomy, [Diagnostic]) {
         struct Usage {
             var spellings = Spellings()
             /// Oldest first.
@@ -60,7 +103,8 @@ public struct Taxonomy: Sendable, Hashable {
         var usages: [TagKey: Usage] = [:]
         // Walk oldest to newest, so "first seen" means earliest in date order.
         for postIndex in posts.indices.reversed() {
-            for (spelling, key) in zip(posts[postIndex].tags, posts[postIndex].tagKeys) {
+            let (spellings, keys) = field.names(of: posts[postIndex])
+            for (spelling, key) in zip(spellings, keys) {
                 record(spelling, key)
                 // The tags above it, spelt as this post spells them; once for a post listing two
                 // children of one tag.
@@ -83,7 +127,7 @@ public struct Taxonomy: Sendable, Hashable {
             let usage = usages[key] ?? Usage()
             return Named(key: key, name: usage.spellings.preferred ?? key.rawValue, postIndices: usage.posts.reversed())
         }
-        var (taxonomy, diagnostics) = finish(named, posts: posts)
+        var (taxonomy, diagnostics) = finish(named, posts: posts, field: field)
         if hierarchy {
             for index in taxonomy.tags.indices {
                 taxonomy.tags[index].parent = TagHierarchy.parent(of: taxonomy.tags[index].key).flatMap {
@@ -137,7 +181,7 @@ public struct Taxonomy: Sendable, Hashable {
             named.append(Named(key: key, name: spellings.preferred ?? key.rawValue, postIndices: postIndices))
         }
         named.sort { $0.key < $1.key }
-        return Self.finish(named, posts: posts)
+        return Self.finish(named, posts: posts, field: .tags)
     }
 
     /// How the posts of one tag spell it: each spelling's count and when it was first seen.
@@ -176,7 +220,7 @@ public struct Taxonomy: Sendable, Hashable {
 
     /// Gives each tag a slug, in identity order: a slug another tag took gets a `-2`, `-3`… suffix
     /// and a warning, placed where the earliest post lists the tag.
-    private static func finish(_ named: [Named], posts: [Post]) -> (Taxonomy, [Diagnostic]) {
+    private static func finish(_ named: [Named], posts: [Post], field: Field) -> (Taxonomy, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         var tags: [TagInfo] = []
         tags.reserveCapacity(named.count)
@@ -196,11 +240,12 @@ public struct Taxonomy: Sendable, Hashable {
                         Diagnostic(
                             .warning,
                             TagflowError(
-                                location: earliest.map { $0.tagsLocation ?? SourceLocation(path: $0.sourcePath) },
+                                location: earliest.map { field.location(in: $0) },
                                 step: "taxonomy",
-                                message: "tags '\(owner.rawValue)' and '\(key.rawValue)' would share /tags/\(base)/; "
+                                message:
+                                    "\(field.noun) '\(owner.rawValue)' and '\(key.rawValue)' would share \(field.path(of: base)); "
                                     + "'\(key.rawValue)' uses a numbered URL instead",
-                                hint: "rename one of the tags if you want a clean URL for both")))
+                                hint: "rename one of the \(field.noun) if you want a clean URL for both")))
                 }
                 slug = Slug(rawValue: "\(base.rawValue)-\(suffix)")
                 suffix += 1

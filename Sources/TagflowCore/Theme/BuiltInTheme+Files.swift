@@ -162,6 +162,8 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 .series { border: 1px solid var(--rule); border-radius: 6px; padding: 0.5rem 1rem; margin: 1rem 0 1.5rem; font-size: 0.95rem; }
 .series ol { margin: 0; padding-inline-start: 1.5rem; }
 .series [aria-current] { font-weight: 600; }
+.terms { margin: 0.5rem 0 0; }
+.terms-title { display: block; color: var(--muted); font-size: 0.8rem; margin-bottom: 0.2rem; }
 .breadcrumbs ol { list-style: none; display: flex; flex-wrap: wrap; gap: 0.4rem; padding: 0; margin: 1rem 0 0; font-size: 0.9rem; }
 .breadcrumbs li + li::before { content: "/"; margin-inline-end: 0.4rem; color: var(--muted); }
 .series-parts { list-style: decimal; padding-inline-start: 1.5rem; }
@@ -334,6 +336,20 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 {{#post}}
 {{> tag-list}}
 {{/post}}
+{{#post.taxonomies}}
+<div class="terms"><span class="terms-title">{{title}}</span>
+{{#html}}
+{{{html}}}
+{{/html}}
+{{^html}}
+<ul class="tag-list" aria-label="{{title}}">
+{{#terms}}
+<li><a href="{{url}}">{{name}}</a></li>
+{{/terms}}
+</ul>
+{{/html}}
+</div>
+{{/post.taxonomies}}
 </header>
 {{#post.series}}
 <nav class="series" aria-label="{{strings.series}}">
@@ -478,6 +494,41 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 {{#tags}}
 <li><a href="{{url}}" rel="tag">{{name}}</a> <span class="count">{{count}}</span></li>
 {{/tags}}
+</ul>
+{{/cloud_html}}
+{{/content}}
+{{/base}}
+"""# + "\n",
+        "term.mustache": #"""
+{{<base}}
+{{$title}}{{term.name}} · {{taxonomy.title}} · {{site.title}}{{^pagination.is_first}} · {{pagination.page_text}}{{/pagination.is_first}}{{/title}}
+{{$head}}
+<link rel="alternate" type="application/atom+xml" title="{{term.name}} · {{site.title}}" href="{{term.feed_url}}">
+{{/head}}
+{{$content}}
+<h1>{{term.name}}</h1>
+<p class="meta">{{term.count_text}}{{#taxonomy.url}} · <a href="{{taxonomy.url}}">{{taxonomy.title}}</a>{{/taxonomy.url}}</p>
+<ol class="post-list">
+{{#posts}}
+{{> post-summary}}
+{{/posts}}
+</ol>
+{{> pagination}}
+{{/content}}
+{{/base}}
+"""# + "\n",
+        "terms.mustache": #"""
+{{<base}}
+{{$content}}
+<h1>{{taxonomy.title}}</h1>
+{{#cloud_html}}
+{{{cloud_html}}}
+{{/cloud_html}}
+{{^cloud_html}}
+<ul class="tag-index">
+{{#terms}}
+<li><a href="{{url}}">{{name}}</a> <span class="count">{{count}}</span></li>
+{{/terms}}
 </ul>
 {{/cloud_html}}
 {{/content}}

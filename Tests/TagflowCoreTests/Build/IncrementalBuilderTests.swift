@@ -26,6 +26,7 @@ import Testing
             var slug: String?
             var aliases: [String] = []
             var series: String?
+            var categories: [String] = []
         }
 
         static let tagPool = ["Swift", "swift", "C", "C++", "C#", "async", "async/await", "Layout", "CSS", "日本語"]
@@ -73,6 +74,7 @@ import Testing
             if let slug = post.slug { front += "slug: \(slug)\n" }
             if !post.aliases.isEmpty { front += "aliases: [\(post.aliases.joined(separator: ", "))]\n" }
             if let series = post.series { front += "series: \(series)\n" }
+            if !post.categories.isEmpty { front += "categories: [\(post.categories.joined(separator: ", "))]\n" }
             try write(path, "---\n\(front)---\n\(post.body)\n")
         }
 
@@ -399,6 +401,36 @@ import Testing
         #expect(folderContents(blog.output) == (try await blog.fullBuild()))
         let lang = try String(contentsOf: blog.output.appendingPathComponent("tags/lang/index.html"), encoding: .utf8)
         #expect(lang.contains(">Renamed</a>"), "the parent lists its child's post under its new title")
+    }
+
+    /// Categories: an edit of a post's categories assembles the site again and writes what a full
+    /// build writes; other edits stay in place and reach the category pages and feeds.
+    @Test func categoryEditsRebuildWhatAFullBuildWrites() async throws {
+        let blog = try Blog()
+        for (index, categories) in [["Guides"], ["Guides", "News"], ["News"]].enumerated() {
+            blog.posts["posts/p\(index).md"]?.categories = categories
+            try blog.save("posts/p\(index).md")
+        }
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
+        _ = try await Self.rebuilt(builder, nil)
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+        for categories in [["Guides", "Reviews"], [], ["news"]] {
+            blog.posts["posts/p1.md"]?.categories = categories
+            try blog.save("posts/p1.md")
+            let inPlace = await builder.inPlaceRebuildCount
+            _ = try await Self.rebuilt(builder, ["posts/p1.md"])
+            #expect(await builder.inPlaceRebuildCount == inPlace, "the site is assembled again: \(categories)")
+            #expect(folderContents(blog.output) == (try await blog.fullBuild()), "\(categories)")
+        }
+        let inPlaceBefore = await builder.inPlaceRebuildCount
+        blog.posts["posts/p0.md"]?.title = "Renamed"
+        try blog.save("posts/p0.md")
+        _ = try await Self.rebuilt(builder, ["posts/p0.md"])
+        #expect(await builder.inPlaceRebuildCount == inPlaceBefore + 1)
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+        let guides = try String(
+            contentsOf: blog.output.appendingPathComponent("categories/guides/index.html"), encoding: .utf8)
+        #expect(guides.contains(">Renamed</a>"))
     }
 
     /// A tag added to a post changes the tag's count: the pages of the tag's other posts are

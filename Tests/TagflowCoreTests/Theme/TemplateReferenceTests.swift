@@ -13,7 +13,7 @@ import Testing
 
     /// A site that gives every optional value: updated dates, a table of contents, related posts,
     /// neighbours, params, several pages of posts, a description and an author, a series, nested
-    /// tags.
+    /// tags, a category.
     static let site = """
         -- site.yml --
         title: Reference
@@ -26,6 +26,7 @@ import Testing
         ---
         title: A
         tags: [Swift, Layout]
+        categories: [Guides]
         updated: 2024-02-01
         toc: true
         series: one
@@ -70,7 +71,8 @@ import Testing
         }
         #expect(
             Set(given.keys) == [
-                "home", "post", "page", "tags", "tag", "archive", "series", "series-list", "404", "atom", "sitemap",
+                "home", "post", "page", "tags", "tag", "archive", "series", "series-list", "terms", "term", "404", "atom",
+                "sitemap",
             ])
 
         let (common, byTemplate) = try Self.documentedNames()
