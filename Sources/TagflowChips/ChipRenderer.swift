@@ -124,8 +124,8 @@ public struct ChipRenderer: Sendable {
 
     /// The HTML of a block laid out with ``layout(_:rowLimit:)``.
     public func html(for chips: [Chip], block: Block, label: String, moreURL: String?) -> String {
-        // Written as bytes: through string interpolation and appends this was 3% of a
-        // 10 000-post build (a block per post).
+        // Written as bytes: a build draws a block per post, and through string interpolation and
+        // appends this was a measurable share of it (docs/performance.md).
         var out = HTMLBytes(capacity: 256 + chips.count * (112 + 24 * block.frames.count))
         out += #"<div class="tf-flow"><ul class="tf-chips" aria-label=""#
         out.appendEscaped(label)
@@ -337,7 +337,7 @@ struct HTMLBytes: ~Copyable {
     ///
     /// Copied without checking that it is UTF-8: it is by construction, since every append is a
     /// static string, a number, or a string's UTF-8 whole or cut at ASCII bytes (escaping), never
-    /// inside a character. Checking was 7 700 instructions a block, a tenth of drawing it.
+    /// inside a character. Checking was a sizeable part of drawing a block.
     var text: String {
         let written = UnsafeBufferPointer(start: start, count: count)
         if #available(macOS 26, *) {
@@ -386,10 +386,10 @@ struct HTMLBytes: ~Copyable {
 
     /// `whole` and `sixtyFourths`/64 in decimal, with no trailing zeros.
     ///
-    /// Written into a small buffer and appended at once: appending each digit by itself and
-    /// reversing them was a twentieth of a 1 000-post build's instructions (chip blocks are mostly
-    /// numbers). The decimals are copied from ``sixtyFourthsDecimals``: worked out digit by digit
-    /// they took a quarter of the 121 instructions a number cost.
+    /// Written into a small buffer and appended at once: chip blocks are mostly numbers, and
+    /// appending each digit by itself and reversing them showed in a build's instruction count.
+    /// The decimals are copied from ``sixtyFourthsDecimals``: worked out digit by digit they were
+    /// a large part of what a number cost.
     private mutating func appendDecimal(_ whole: UInt, negative: Bool, sixtyFourths: UInt) {
         // 20 digits of a UInt, a sign, a point and 6 decimals.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 28) { buffer in

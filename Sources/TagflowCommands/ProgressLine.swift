@@ -3,9 +3,10 @@ import TagflowCore
 
 /// Shows how far a long build is, on standard error.
 ///
-/// On a terminal: one line redrawn in place (`render 5123/14798 pages`); elsewhere (CI logs) a plain line `[2.1 s] render 0/14798 pages`
-/// each time a step starts. Short builds show nothing: lines appear only after `delay` (half a
-/// second on a terminal, two seconds in a log).
+/// On a terminal: one line redrawn in place (`render 5123/14798 pages`); elsewhere (CI logs) a
+/// plain line with the seconds since the start, `[<seconds> s] render 0/14798 pages`, each time a
+/// step starts. Short builds show nothing: lines appear only after `delay` (half a second on a
+/// terminal, two seconds in a log).
 struct ProgressLine: Sendable {
     let progress: BuildProgress
     let isTerminal: Bool

@@ -85,7 +85,8 @@ struct ServeCommand: AsyncParsableCommand {
         Console.output("Stopped.")
     }
 
-    /// `Built 86 pages in 0.31 s`, or after an edit `Rebuilt in 12 ms (3 of 94 files rewritten)`.
+    /// `Built <pages> pages in <seconds> s`, or after an edit
+    /// `Rebuilt in <milliseconds> ms (<rewritten> of <files> files rewritten)`.
     static func builtLine(_ report: BuildReport, first: Bool) -> String {
         let warnings = report.warnings.isEmpty ? "" : ", \(report.warnings.count) warning(s)"
         if let rewritten = report.rewrittenFileCount {
@@ -96,7 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
         return "\(verb) \(report.pageCount) pages in \(String(format: "%.2f", report.seconds)) s\(warnings)"
     }
 
-    /// `  config 1 ms · content 3 ms · render 9 ms · write 2 ms`.
+    /// Each step's time in milliseconds: `  config <ms> ms · content <ms> ms · render <ms> ms · …`.
     static func timingsLine(_ report: BuildReport) -> String {
         "  "
             + report.timings.map { "\($0.step) \(String(format: "%.1f", $0.seconds * 1000)) ms" }.joined(

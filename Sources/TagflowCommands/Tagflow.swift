@@ -31,13 +31,13 @@ public enum TagflowCLI {
     ///
     /// A heap is 64 MiB of address space, made writable a few pages at a time as it fills, each
     /// time with an `mprotect` that changes the mapping while the other threads take page faults
-    /// in it: 1 228 of them in a 1 000-post build, 10 886 in a 10 000-post one. With `M_TOP_PAD`
-    /// at 64 MiB a heap is writable from the start (25 `mprotect`s at 10 000 posts): 0.96 of a
-    /// 1 000-post build's wall time. Writable is not in memory: a page counts only once it is
+    /// in it. With `M_TOP_PAD` at 64 MiB a heap is writable from the start, which takes those
+    /// `mprotect`s and most of those faults away and makes a build faster (docs/performance.md,
+    /// "Heaps made writable whole"). Writable is not in memory: a page counts only once it is
     /// touched, and peak memory is the same. Setting the pad turns off glibc's own rise of the
     /// threshold above which a block is mapped by itself (from 128 KiB up to 32 MiB as large
-    /// blocks are freed); without that rise a 10 000-post build mapped and unmapped 2 500 blocks
-    /// and took half again as many page faults, so the threshold is set where the rise ends.
+    /// blocks are freed); without that rise a large build maps and unmaps many blocks and takes
+    /// more page faults, so the threshold is set where the rise ends.
     ///
     /// Call it first thing, on the main thread: a heap made before keeps the defaults. Only the
     /// executable does this; a program using Tagflow's libraries keeps its own malloc settings,
@@ -48,8 +48,8 @@ public enum TagflowCLI {
     public static func growHeapsInLargeSteps() -> Bool {
         // `getenv`, not `ProcessInfo.environment`: that makes a dictionary of the whole
         // environment (and, the first time, looks up `String: Hashable` through the runtime's
-        // table of every conformance in the binary), a third of a millisecond on the one core
-        // a build starts on.
+        // table of every conformance in the binary), all of it on the one core a build starts
+        // on, before any other work can begin.
         let variable = { (name: String) in getenv(name).map { String(cString: $0) } }
         guard let steps = mallocSteps(environment: variable) else { return false }
         return tagflow_set_malloc_steps(Int32(steps.topPad), Int32(steps.mmapThreshold)) == 0

@@ -6,8 +6,8 @@
 /// The number of words in `count` bytes: runs of bytes other than space, tab, LF and CR.
 ///
 /// Sixteen bytes at a time with SSE2 (every x86-64 processor has it), otherwise as
-/// tagflow_count_words_portable. A post's reading time counts every word of its text: 70 MB in
-/// a 10 000-post corpus, where a byte at a time was 3.6% of a build.
+/// tagflow_count_words_portable. A post's reading time counts every word of its text, and a
+/// byte at a time that count was a measurable share of a large build (docs/performance.md).
 size_t tagflow_count_words(const void *text, size_t count);
 
 /// tagflow_count_words eight bytes at a time in 64-bit integers, on any processor; what
@@ -18,7 +18,7 @@ size_t tagflow_count_words_portable(const void *text, size_t count);
 /// `'`), or `count` when there is none.
 ///
 /// Sixteen bytes at a time with SSE2: most texts a page shows (titles, summaries, names) have
-/// nothing to escape, and a byte at a time their scan was 2% of a build.
+/// nothing to escape, and a byte at a time their scan was a measurable share of a build.
 size_t tagflow_find_html_special(const void *text, size_t count);
 
 /// tagflow_find_html_special a byte at a time, on any processor; what it runs without SSE2,

@@ -228,7 +228,7 @@ public actor IncrementalBuilder {
     ///
     /// Every page that is not a tag's (its pages and its feed) is the same job in the same order,
     /// and so is each page of a tag that kept its slug. Those keep their paths, and are compared with their earlier keys
-    /// (making every path and looking each up again was a fifth of a tag edit in `tagflow serve`).
+    /// (making every path and looking each up again was a large part of a tag edit in `tagflow serve`).
     ///
     /// - Parameters:
     ///   - renderer: The renderer of the edited site.

@@ -33,8 +33,8 @@ enum ParallelMap {
     /// cores, and at most 16 more than the cores.
     ///
     /// A thread waiting for the disk needs another to take its core; a few spare threads are
-    /// enough for that. Each thread also gets its own allocator arena (about half a megabyte of
-    /// peak memory more each, on a 1 000-post build), so a 128-core machine gets 144, not 256.
+    /// enough for that. Each thread also gets its own allocator arena, which adds to peak memory,
+    /// so a 128-core machine gets 144, not 256.
     static var fileThreadCount: Int { fileThreadCount(cores: coreCount) }
 
     static func fileThreadCount(cores: Int) -> Int { min(2 * cores, cores + 16) }
@@ -44,11 +44,10 @@ enum ParallelMap {
     /// on the shared pool.
     ///
     /// Making a folder or a file can wait for the disk: ext4 reads the inode table and bitmaps of
-    /// the block groups it allocates in when they are not in memory, a millisecond or more each
-    /// time. With one worker per core, each such wait left a core idle (up to 13 ms of waiting in
-    /// a 116 ms build of 1 000 posts on disk, `perf sched`). With more threads than cores, another
-    /// thread renders meanwhile: 0.97-0.98 of the wall time on disk, the same into tmpfs. The
-    /// calling task is suspended, not blocked, until the threads are done.
+    /// the block groups it allocates in when they are not in memory. With one worker per core,
+    /// each such wait left a core idle; with more threads than cores, another thread renders
+    /// meanwhile (docs/performance.md, "Threads that wait on the disk"). The calling task is
+    /// suspended, not blocked, until the threads are done.
     ///
     /// A thread the system refuses (a process or container limit on threads) is done without:
     /// the others take its share, and with none at all the work runs on the calling task's thread.
@@ -128,8 +127,7 @@ enum ParallelMap {
     /// Room for one result per item, each written once, in place, by the task that took the item.
     ///
     /// Gathering each task's results and joining them copied every result once more and freed
-    /// the copies: for 10 000 loaded posts, a dozen references each, that was 10 ms on one core
-    /// between reading and rendering.
+    /// the copies, all on one core between reading and rendering.
     private final class Slots<Result: Sendable>: @unchecked Sendable {
         // @unchecked: each slot is initialised by exactly one worker (the cursor hands out each
         // index once), and the slots are read only after the workers are done (the task group, or
@@ -169,16 +167,14 @@ enum ParallelMap {
     ///
     /// A batch is an eighth of what is left per worker, at most 64 items and at least one. With
     /// batches of a fixed size (a sixteenth of the list), a worker that took the last one kept
-    /// working while the others had nothing left: 62 posts of a 1 000-post build, 5 ms on one
-    /// core at the end of reading, and again at the end of rendering. Now the last batches are
-    /// single items.
+    /// working alone while the others had nothing left, at the end of reading and again at the
+    /// end of rendering. Now the last batches are single items.
     ///
     /// Workers taking from the two ends work on different kinds of page until they meet (the
     /// render jobs are in kind order): one makes its folders in `posts/` while the other makes
     /// them in `tags/`. Taking from one end, both made folders in the same parent at once, and the
-    /// kernel's lock on it made one wait for the other, spinning (4% of the samples of a profile
-    /// of a 1 000-post build on ext4). Taking from both ends, such a build's system time fell by
-    /// 4-6 ms and its wall time to 0.98 (into tmpfs and on disk).
+    /// kernel's lock on it made one wait for the other, spinning (docs/performance.md, "Both cores
+    /// to the end of each stage").
     final class Cursor: Sendable {
         /// The items not taken yet: the first in the low 32 bits, the end in the high 32.
         private let untaken: Atomic<UInt64>

@@ -7,10 +7,11 @@
 /// ```
 ///
 /// A 10 000-post build ends holding its whole model: posts, summaries, kept renderings, page keys.
-/// Freeing them object by object took 3% of the build's CPU time, all of it on one core after the
-/// last page was written, which `tagflow build` then waited for before it could exit. Handed to a
-/// task of its own, the freeing overlaps with what the caller does next, and a command that exits
-/// right away leaves it to the operating system, which takes the whole address space back at once.
+/// Freeing them object by object took a measurable share of the build's CPU time, all of it on one
+/// core after the last page was written, which `tagflow build` then waited for before it could
+/// exit. Handed to a task of its own, the freeing overlaps with what the caller does next, and a
+/// command that exits right away leaves it to the operating system, which takes the whole address
+/// space back at once.
 enum ReleaseLater {
     /// Takes `value` and drops it on a detached task.
     ///

@@ -102,7 +102,7 @@ public struct SiteBuilder: Sendable {
                 // Nothing to compare with: no build is skipped and no page reused, so the inputs
                 // are digested after loading, from the digests the loader makes of the bytes it
                 // reads. A first build, or one into a new folder, then reads each post once, not
-                // twice (the second reading was 7% of a 10 000-post build's wall time).
+                // twice (the second reading was a measurable share of a large build's wall time).
                 digestsAfterLoading = true
             }
             if let inputs, let manifest, isLastOutput == true, manifest.inputs == inputs.all.description {
@@ -330,7 +330,7 @@ public struct SiteBuilder: Sendable {
     ///
     /// ``finishLoadingTheme(_:)`` takes the result. Compiling the built-in theme takes
     /// milliseconds on one core, which installing the plugins and starting to load the content
-    /// leave free: it was a twentieth of a 1 000-post build's wall time.
+    /// leave free, so that no core waits for it at the start of every build.
     static func startLoadingTheme(_ context: inout BuildContext) {
         let sources = Theme.readSources(siteRoot: context.siteRoot, folder: context.config.paths.templates)
         let compiled = Task { () -> Result<Theme, BuildFailure> in

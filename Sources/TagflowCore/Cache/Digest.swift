@@ -16,8 +16,8 @@ struct Digest: Sendable, Hashable, CustomStringConvertible {
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         if bytes.count >= 64 {
-            // Each step of a lane waits for its last multiply; four lanes keep the core busy (a
-            // source file's digest was 2% of a 10 000-post build with one chain of steps).
+            // Each step of a lane waits for its last multiply; four lanes keep the core busy (with
+            // one chain of steps, digesting the source files was a measurable share of a build).
             var lanes = (first, second, first ^ 0x6A09_E667_F3BC_C908, second ^ 0xBB67_AE85_84CA_A73B)
             while offset + 32 <= bytes.count {
                 lanes.0 = Self.round(lanes.0, bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))

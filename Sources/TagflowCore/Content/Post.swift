@@ -4,8 +4,8 @@ public import TagflowMarkdown
 ///
 /// A value like any other: a copy changed leaves the original as it was. Its fields live in one
 /// shared box, copied only when a copy is changed, because a post is copied into every list that
-/// holds it: copying sixteen references (a retain each) per copy was 2% of a 10 000-post build,
-/// much of it on one core between reading and rendering.
+/// holds it: copying sixteen references (a retain each) per copy was a measurable share of a large
+/// build, much of it on one core between reading and rendering.
 public struct Post: Sendable, Hashable {
     private var storage: Storage
 

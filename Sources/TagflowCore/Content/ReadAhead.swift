@@ -12,13 +12,13 @@ import Synchronization
 /// ```
 ///
 /// Each worker reads one file and waits for the disk before it parses it: with two cores, two
-/// reads were in flight at a time, and a 10 000-post build whose posts the kernel had evicted
-/// took 1.32 s instead of 0.87 s (into tmpfs). A thread of this type first looks whether a few
-/// files spread over the list are in memory (``sampleCount`` `mincore` calls, which never wait).
-/// If they all are, it stops: hinting 10 000 files that are in memory costs an `open` and a
-/// `close` each, 2% of a build. Otherwise it walks the list in the workers' order and hands each
-/// file to the system's read-ahead, which queues the reads together without waiting for them,
-/// and the workers find the bytes in memory.
+/// reads were in flight at a time, and a build whose posts the kernel had evicted took much
+/// longer than one whose posts were in memory (docs/performance.md, "Reading"). A thread of this
+/// type first looks whether a few files spread over the list are in memory (``sampleCount``
+/// `mincore` calls, which never wait). If they all are, it stops: hinting files that are in
+/// memory costs an `open` and a `close` each, which a large build would notice. Otherwise it
+/// walks the list in the workers' order and hands each file to the system's read-ahead, which
+/// queues the reads together without waiting for them, and the workers find the bytes in memory.
 ///
 /// A hint only: it never changes what is read. When residency cannot be told, every file is
 /// hinted.

@@ -249,7 +249,7 @@ package enum SiteFiles {
     /// The names in a folder (without `.` and `..`), each with the kind its directory entry gives.
     ///
     /// `FileManager.contentsOfDirectory` drops the kind, and asking again with a `stat` per name
-    /// was most of the time spent listing 10 000 posts, before anything else could start.
+    /// made listing a large blog's posts slow, before anything else could start.
     ///
     /// - Throws: What `FileManager.contentsOfDirectory(atPath:)` throws, when the folder cannot be
     ///   opened.

@@ -7,15 +7,13 @@ import Synchronization
 ///
 /// On ext4 a `mkdir` holds its parent folder's lock while it makes a new inode and allocates a
 /// directory block, and a thread that finds the lock taken spins on it. When the page threads
-/// made their own folders, two of them at once in `posts/` or `tags/`, that spinning was 4-5% of
-/// the CPU time of a 1 000-post build on disk (`perf record`). Now two threads make the folders,
+/// made their own folders, two of them at once in `posts/` or `tags/`, that spinning was a
+/// visible share of a build's CPU time on disk (`perf record`). Now two threads make the folders,
 /// one from each end of the job list, as the page threads take their jobs (``ParallelMap/Cursor``):
 /// one works in `page/` and `posts/`, the other in `tags/`, so they seldom wait for each other,
-/// and the page threads only create files, each in a folder of its own. With one such thread,
-/// 0.950 of the build's wall time on disk and 0.963 into tmpfs (`scripts/ab.py`), but the page
-/// threads caught up with it and made 6% of the CPU time's `mkdir`s themselves, waiting on it;
-/// with two, 1.6%, and 0.977 of the one thread's wall time on disk (20 alternating builds into
-/// new folders).
+/// and the page threads only create files, each in a folder of its own. One such thread made
+/// builds faster, but the page threads caught up with it and made many `mkdir`s themselves,
+/// waiting on it; two keep ahead of them (docs/performance.md, "Folders made ahead").
 ///
 /// A page thread that gets to its page before its folder is made makes the folder itself, as
 /// before (``OutputWriter/writeFile(_:into:folderIsMade:)`` makes missing folders either way),

@@ -477,9 +477,9 @@ struct OutputWriter: Sendable {
     /// Removes a folder tree quickly (FileManager.removeItem takes seconds for a large site), on
     /// every core.
     ///
-    /// A full build over an earlier output ends by deleting that output. For 10 000 posts (15 000
-    /// files in 15 000 folders) one thread took 2.6 s on ext4, more than twice the build itself;
-    /// the kernel does that work on as many cores as there are threads asking.
+    /// A full build over an earlier output ends by deleting that output. On ext4, one thread
+    /// deleting a large site took longer than the build itself; the kernel does that work on as
+    /// many cores as there are threads asking.
     static func removeTree(_ url: URL) {
         if tagflow_remove_tree_in_parallel(url.path, Int32(ParallelMap.coreCount)) != 0 {
             try? FileManager.default.removeItem(at: url)

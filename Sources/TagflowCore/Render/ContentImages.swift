@@ -89,7 +89,7 @@ final class ContentImages: Sendable {
         return html.withUTF8 { bytes in
             guard let base = bytes.baseAddress, bytes.count >= 4 else { return false }
             var index = 0
-            // memchr to each `<`: a byte loop here was 2 % of a build.
+            // memchr to each `<`: a byte loop here was a measurable share of a build.
             while index < bytes.count - 3,
                 let found = memchr(base + index, Int32(UInt8(ascii: "<")), bytes.count - 3 - index)
             {
@@ -107,8 +107,8 @@ final class ContentImages: Sendable {
 
     /// The `<img>` start tags of a page's content, in order.
     ///
-    /// Found where `<img` is written, not by tokenizing the whole document (a fifth of a build
-    /// with images in most posts), unless the content may have raw HTML, or has markup whose
+    /// Found where `<img` is written, not by tokenizing the whole document (a large share of a
+    /// build with images in most posts), unless the content may have raw HTML, or has markup whose
     /// text is not tags (a comment, a `<script>`): the tokenizer then steps over them. Without
     /// raw HTML, every `<` in the content starts a tag cmark-gfm or a plugin wrote.
     static func imageTags(in bytes: [UInt8], rawHTML: Bool) -> [HTMLToken] {

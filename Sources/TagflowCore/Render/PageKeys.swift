@@ -188,8 +188,8 @@ extension SiteRenderer {
 
     /// ``key(of:)`` of each job, in order.
     ///
-    /// The keys are unwrapped once for all jobs: copied out for each of 15 000 pages, they were
-    /// a dozen retains and releases per page, a third of making the keys.
+    /// The keys are unwrapped once for all jobs: copied out for each page, they were a dozen
+    /// retains and releases per page, a large part of making the keys.
     func keys(of jobs: some Sequence<Job>) -> [Digest?] {
         guard let keys else { return jobs.map { _ in nil } }
         let siteLists = siteListsKey(keys)

@@ -18,8 +18,7 @@ public struct OutputFile: Sendable, Hashable {
     }
 
     /// A page is kept as the text it was rendered to and written from that text's own UTF-8
-    /// bytes: copying each page into an array of bytes first was 170 MB of copies in a
-    /// 10 000-post build.
+    /// bytes: copying each page into an array of bytes first copied the whole site once more.
     private var storage: Storage
 
     private enum Storage: Sendable {
@@ -484,7 +483,7 @@ struct SiteRenderer: Sendable {
     /// the same, the related tags of the tags no edited post lists before or after, each drawn
     /// block whose key is the same, and the clouds when no tag link changed. The renderer is
     /// changed in place: `tagflow serve` holds the only copy, and a copy of a 10 000-post site
-    /// and of its summaries was a fifth of a tag edit.
+    /// and of its summaries was a large part of a tag edit.
     ///
     /// - Parameter posts: Index in ``Site/posts`` → the new post and its source file's digest.
     /// - Returns: The warnings of the new taxonomy (``Taxonomy/retagged(posts:previousTagKeys:)``).
@@ -926,7 +925,7 @@ struct SiteRenderer: Sendable {
 
     /// The `site` object every page's template gets, made once.
     ///
-    /// Made per page it was 3% of a 10 000-post build. It holds no posts and no tags, what
+    /// Made per page it was a measurable share of a large build. It holds no posts and no tags, what
     /// ``replace(_:)`` and ``retag(_:)`` change.
     private let siteContext: TemplateValue
 

@@ -55,8 +55,8 @@ public struct Slug: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// ``init(from:)`` for a name of ASCII characters, by the same rules read from its bytes; `nil`
     /// for any other name, and for one that leaves no letters or digits.
     ///
-    /// Reading every name by `Character`, normalised and lowercased by Foundation, took 2.5 µs a
-    /// tag, on the one core that builds the taxonomy.
+    /// Reading every name by `Character`, normalised and lowercased by Foundation, was slow, on the
+    /// one core that builds the taxonomy.
     static func asciiSlug(_ name: String) -> String? {
         var slug: [UInt8] = []
         slug.reserveCapacity(name.utf8.count + 8)
@@ -215,10 +215,9 @@ public struct Slug: Sendable, Hashable, Comparable, CustomStringConvertible {
 /// Percent-encodes a URL path (keeps `/` and unreserved ASCII), so that links to pages named in
 /// any script are valid in HTML, Atom and sitemaps.
 func percentEncodedPath(_ path: String) -> String {
-    // Most paths need nothing encoded; building a copy of each byte by byte was 2% of a
-    // 10 000-post build (two URLs per page).
-    // Over the string's bytes in place: through the UTF-8 view the check cost 1 500
-    // instructions a path.
+    // Most paths need nothing encoded, and a page makes two URLs: building a copy of each byte by
+    // byte showed in a large build.
+    // Over the string's bytes in place: through the UTF-8 view the check cost far more per path.
     var path = path
     guard path.withUTF8({ $0.contains(where: { !isKeptInPath($0) }) }) else { return path }
     var out: [UInt8] = []

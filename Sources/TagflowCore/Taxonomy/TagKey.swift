@@ -20,7 +20,7 @@ public struct TagKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The spelling a page shows: trimmed, inner white space collapsed, NFC.
     static func cleanedSpelling(_ name: String) -> String {
         // Printable ASCII with single inner spaces is already clean (NFC changes no ASCII), and
-        // most tags are that: the general path was 3.6% of a 10 000-post build.
+        // most tags are that: the general path was a measurable share of a large build.
         isCleanASCII(name) ? name : unicodeCleanedSpelling(name)
     }
 
@@ -42,7 +42,7 @@ public struct TagKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Names ``unicodeCleaned(_:)`` has seen, bounded for a long `tagflow serve`.
     ///
     /// A blog repeats a few hundred tags over thousands of posts, and Foundation's normaliser on
-    /// each was 1.3% of a 10 000-post build.
+    /// each was a measurable share of a large build.
     private final class UnicodeCleanedNames: @unchecked Sendable {
         // @unchecked: `names` is only touched under `lock` (an `NSLock`, which ThreadSanitizer
         // follows; see `SharedContext`).
@@ -62,7 +62,7 @@ public struct TagKey: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Printable ASCII (space included), without leading, trailing or doubled spaces.
     static func isCleanASCII(_ name: String) -> Bool {
-        // Over the bytes in place: through the UTF-8 view this was 450 instructions a tag.
+        // Over the bytes in place: through the UTF-8 view this cost far more, and it runs per tag.
         var name = name
         return name.withUTF8 { bytes in
             var previous: UInt8 = 0x20

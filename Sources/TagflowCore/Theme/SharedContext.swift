@@ -6,7 +6,8 @@ import Synchronization
 /// body renders from it is kept and reused.
 ///
 /// A post of a 10 000-post blog is listed on a home page and on every page of each of its tags;
-/// rendering its entry (and building its context) again for each list was 8% of a build's CPU time.
+/// rendering its entry (and building its context) again for each list was a large share of a
+/// build's CPU time.
 /// ``TemplateProgram`` keeps the text a section body rendered with this context on top of the
 /// stack, but only when every name the body looked up was found in this context or in contexts
 /// above it, or in none at all (none found in the page around it), and the body met no

@@ -8,7 +8,7 @@ internal import TagflowHTML
 /// swift-mustache renders by looking every name up through protocol casts (`as? MustacheParent`,
 /// `as? MustacheCustomRepresentation`, `as? MustacheCustomRenderable`, `as? AnyOptional`…),
 /// splitting dotted names again on every lookup, and joining each piece of output into a new
-/// string: 39% of a 10 000-post build's CPU time, 16% in dynamic casts alone. This walks the same
+/// string: a large share of a build's CPU time, much of it in dynamic casts. This walks the same
 /// parsed tokens (read from swift-mustache's templates, so parsing, standalone lines and
 /// whitespace stay exactly swift-mustache's) over typed contexts (``TemplateValue``), and writes
 /// into one buffer.
@@ -113,7 +113,7 @@ struct TemplateProgram: Sendable {
     /// Renders a context with the named template, as the UTF-8 bytes of ``render(_:with:)``.
     ///
     /// Pages are written as bytes: building them as bytes saves making a `String` of each and
-    /// each append's bookkeeping (string appends were 3% of a 10 000-post build).
+    /// each append's bookkeeping (string appends were a measurable share of a large build).
     func bytes(rendering context: TemplateValue, with name: String) throws(Unsupported) -> [UInt8] {
         guard let template = templateIndices[name] else { return [] }
         var run = Run(code: code, context: context)
@@ -127,12 +127,12 @@ extension TemplateProgram {
     /// texts in one byte buffer, the names in one list.
     ///
     /// Rendering walks indices into these: no enum payload is copied (and retained) per node and
-    /// no per-page dictionary of overrides is merged, which were a third of rendering.
+    /// no per-page dictionary of overrides is merged, which were a large part of rendering.
     ///
     /// The tables are read through pointers, not arrays: reading an array held by a class
     /// retains its buffer, and copying a ``Name`` out retains its parts, on every operation of
-    /// every page. Retain and release were half of the program's samples in a profile; reading
-    /// in place made a build into tmpfs 0.95-0.97 of its time.
+    /// every page. Retain and release were much of the program's samples in a profile, and
+    /// reading in place made a build faster (docs/performance.md, "Fewer instructions").
     fileprivate final class Code: @unchecked Sendable {
         // @unchecked: the tables are written only in `init` and freed only in `deinit`.
         /// One operation; a section's or block's body is the operations after it, up to `end`.
@@ -501,7 +501,7 @@ extension TemplateProgram {
         /// found. Notes where it was found, or that it was not.
         private mutating func lookUp(_ index: Int) -> TemplateValue? {
             // The name and the frames are borrowed in place: copying them out retained a name's
-            // parts and each frame's dictionary on every step (a tenth of rendering).
+            // parts and each frame's dictionary on every step, a visible part of rendering.
             let name = code.names.baseAddress.unsafelyUnwrapped + index
             let restRange = name.pointee.restInTable
             let rest = UnsafeBufferPointer(

@@ -3,7 +3,7 @@ import Foundation
 /// A value a template shows, of one of the kinds Tagflow's contexts are made of.
 ///
 /// Contexts were `[String: Any]`: every lookup then cast the value it found (`as? String`,
-/// `as? [String: Any]`, `as? [Any]`) through the Swift runtime, a tenth of a 1 000-post build's
+/// `as? [String: Any]`, `as? [Any]`) through the Swift runtime, a large share of a build's
 /// instructions. ``TemplateProgram`` switches on this instead. swift-mustache, which renders what
 /// the program declines, gets ``any``.
 enum TemplateValue: Sendable {
@@ -36,8 +36,8 @@ enum TemplateValue: Sendable {
 /// Each name is kept with a hash made once (FNV-1a of its UTF-8), and a lookup with a hash made
 /// once (``TemplateProgram`` hashes each name of a theme when it compiles it) compares
 /// integers: a context holds a dozen names, and a name is looked up in several contexts before
-/// one holds it. Through `Dictionary`, each of those lookups hashed the name again, a twentieth
-/// of a 1 000-post build's instructions.
+/// one holds it. Through `Dictionary`, each of those lookups hashed the name again, which showed
+/// in a build's instructions.
 struct TemplateObject: Sendable, ExpressibleByDictionaryLiteral {
     private struct Entry {
         let name: String

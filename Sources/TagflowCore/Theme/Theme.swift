@@ -154,8 +154,8 @@ public struct Theme: Sendable {
 
     /// A line put before every template so that `{{name}}` escapes through ``HTMLEscaping``.
     ///
-    /// swift-mustache's own HTML escaping looks up every `Character` in a dictionary (9% of a
-    /// 10 000-post build) and lets a quote joined to a combining mark through unescaped. Its only
+    /// swift-mustache's own HTML escaping looks up every `Character` in a dictionary (a large
+    /// share of a build) and lets a quote joined to a combining mark through unescaped. Its only
     /// hook is the `CONTENT_TYPE` pragma, which each template (partials included) starts over
     /// without, hence one per template. The pragma is a standalone tag, so its line renders as
     /// nothing; parse errors are reported one line up to match the file.

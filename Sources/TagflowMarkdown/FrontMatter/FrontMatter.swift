@@ -100,9 +100,9 @@ public enum YAMLReader {
         do {
             // Yams' defaults are slow for what is used here. Its default encoding reads the whole
             // process environment on every call, and its default resolver types every scalar with
-            // regular expressions (even to hash a key for its duplicate check): together 5% of a
-            // 10 000-post build. Scalars are typed by `scalarValue` below from their text and
-            // style, so the basic resolver, which types nothing, loses nothing.
+            // regular expressions (even to hash a key for its duplicate check): together a
+            // measurable share of a large build. Scalars are typed by `scalarValue` below from
+            // their text and style, so the basic resolver, which types nothing, loses nothing.
             node = try Yams.compose(yaml: yaml, .basic, .default, .utf8)
         } catch let error as YamlError {
             throw Self.convert(error, yaml: yaml, lineOffset: lineOffset)
@@ -177,7 +177,7 @@ public enum YAMLReader {
         default: break
         }
         // Read as bytes: an ASCII digit is the only ASCII `Character` that is a number, and
-        // checking each `Character`'s properties was 11 000 instructions a date.
+        // checking each `Character`'s properties made every date costly.
         let bytes = text.utf8
         let digits =
             bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") ? bytes.dropFirst() : bytes[...]

@@ -76,8 +76,8 @@ public struct FrontMatterSplit: Sendable, Hashable {
     }
 
     private static func lineEnd(in utf8: String.UTF8View, from start: String.Index) -> String.Index? {
-        // With `memchr` over the string's bytes: stepping through the view's indices cost 900
-        // instructions a line, 0.7% of a build.
+        // With `memchr` over the string's bytes: stepping through the view's indices was costly
+        // per line, enough to show in a build.
         let found = utf8.withContiguousStorageIfAvailable { bytes -> Int? in
             let from = utf8.distance(from: utf8.startIndex, to: start)
             let rest = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[from...]))

@@ -3,7 +3,7 @@
 ///
 /// Front matter is nearly always a few `key: value` lines: quoted or plain one-line scalars, and
 /// tag lists written `[a, b]` or as `- item` lines. Reading that through Yams (libyaml's scanner,
-/// events, nodes, then ``YAMLValue``s) was a tenth of a 10 000-post build. This reader handles
+/// events, nodes, then ``YAMLValue``s) was a large share of a build. This reader handles
 /// only that shape, with rules narrower than YAML's, and returns `nil` for anything else (any
 /// other syntax, an indented line it does not expect, a tab, a repeated key, a character libyaml
 /// rejects or treats as a line break); ``YAMLReader`` then reads the text with Yams, which also

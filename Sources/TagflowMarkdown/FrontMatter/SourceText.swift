@@ -21,7 +21,7 @@ package enum SourceText {
     }
 
     /// The offset of the first `byte` in `bytes`, found with `memchr` (a loop over a buffer's
-    /// bytes was 1% of a 10 000-post build).
+    /// bytes showed in a large build).
     package static func firstOffset(of byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Int? {
         guard let base = bytes.baseAddress, let found = memchr(base, Int32(byte), bytes.count) else { return nil }
         return base.distance(to: UnsafeRawPointer(found))
@@ -42,7 +42,7 @@ package enum SourceText {
     /// Replaces CRLF and lone CR with LF; returns `text` itself when it has no CR.
     package static func normalizingLineEndings(_ text: String) -> String {
         var text = text
-        // Through the raw bytes: a scan of the UTF-8 view was 1% of a 10 000-post build.
+        // Through the raw bytes: a scan of the UTF-8 view showed in a large build.
         guard text.withUTF8({ firstOffset(of: UInt8(ascii: "\r"), in: UnsafeRawBufferPointer($0)) != nil }) else {
             return text
         }

@@ -25,7 +25,7 @@ struct HeadingIDs {
 
     static func slug(_ text: String) -> String {
         // ASCII text (nearly every heading) is done byte by byte; the rules are the same for it,
-        // and lowercasing and classifying `Character`s was 2% of a 10 000-post build.
+        // and lowercasing and classifying `Character`s was a measurable share of a large build.
         var text = text
         if let ascii = text.withUTF8({ asciiSlug($0) }) { return ascii }
         return unicodeSlug(text)
@@ -34,7 +34,7 @@ struct HeadingIDs {
     /// ``slug(_:)`` of ASCII bytes, or `nil` if there is a byte beyond ASCII.
     ///
     /// Written into a buffer on the stack and copied into a string of its exact size: through an
-    /// `[UInt8]` the slug of a heading cost 1 700 instructions, and a string made with room for the
+    /// `[UInt8]` each slug paid for the array's bookkeeping, and a string made with room for the
     /// whole heading kept that room for each of the ids a build holds.
     private static func asciiSlug(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out -> String? in

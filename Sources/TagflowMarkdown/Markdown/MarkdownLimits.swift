@@ -42,7 +42,7 @@ public enum MarkdownLimits {
 
     private static func problem(in bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) -> Problem? {
         // With memchr (vector instructions) a post without tables costs one quick pass for `[`
-        // and one for `|`: a byte-by-byte scan of every post was 3% of a build's CPU time.
+        // and one for `|`: a byte-by-byte scan of every post showed in a build's CPU time.
         if let offset = offset(ofOccurrence: maximumBrackets + 1, of: UInt8(ascii: "["), in: bytes) {
             let (line, column) = position(of: offset, in: bytes)
             return Problem(

@@ -144,7 +144,7 @@ public struct MarkdownRenderer: Sendable {
     /// or `/` (`https://www.…`, by far the most common) never is one, and no block's syntax ends
     /// with one of those just before its text. Documents without one parse with `w` unmarked in
     /// cmark-gfm's table of special characters (`cmark_tables_begin_parse`), so that the inline
-    /// parser does not stop at every `w`: 0.975 of a 1 000-post build's wall time into tmpfs.
+    /// parser does not stop at every `w` (docs/performance.md, "Markdown").
     static func mayHaveWWWLink(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
@@ -183,7 +183,7 @@ public struct MarkdownRenderer: Sendable {
 
     static func cmarkOptions(for options: MarkdownOptions) -> Int32 {
         // No CMARK_OPT_VALIDATE_UTF8: a Swift `String` is valid UTF-8 by construction, and checking
-        // it again was 1.3% of a 10 000-post build. (NUL bytes become U+FFFD either way.)
+        // it again was wasted work on every post. (NUL bytes become U+FFFD either way.)
         var flags = CMARK_OPT_FOOTNOTES
         if options.allowsRawHTML { flags |= CMARK_OPT_UNSAFE }
         if options.smartPunctuation { flags |= CMARK_OPT_SMART }
@@ -206,8 +206,8 @@ public struct MarkdownRenderer: Sendable {
 /// parallel (`CoreExtensions.parsesInParallel`).
 ///
 /// A plain `pthread_mutex_t`, not `Synchronization.Mutex`: on Linux that one is a
-/// priority-inheritance futex, and with both cores parsing, its kernel path and spinning were 4%
-/// of a 10 000-post build's CPU time.
+/// priority-inheritance futex, and with both cores parsing, its kernel path and spinning were a
+/// measurable share of a build's CPU time.
 private let cmarkParseLock = PlainLock()
 
 /// A `pthread_mutex_t` of the default kind.
@@ -535,8 +535,8 @@ struct TreeRewrite {
     }
 
     /// The number of runs of bytes other than space, tab, CR and LF in a node's literal, read in
-    /// place: most text nodes are counted and dropped, and making each a `String` first was 2% of
-    /// a 10 000-post build.
+    /// place: most text nodes are counted and dropped, and making each a `String` first was a
+    /// measurable share of a large build.
     static func words(inCString pointer: UnsafePointer<CChar>?) -> Int {
         guard let pointer else { return 0 }
         return words(in: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
@@ -545,8 +545,8 @@ struct TreeRewrite {
     /// ``words(inCString:)`` of a buffer.
     ///
     /// In C (`CTextScan`), sixteen bytes at a time with SSE2: Swift has no way to turn a vector
-    /// comparison into a bit mask. The eight-bytes-at-a-time Swift loop before it took 40.9
-    /// million instructions of a 1 000-post build (3%), this 20.4 million.
+    /// comparison into a bit mask, and the eight-bytes-at-a-time Swift loop before it took many
+    /// more instructions (docs/performance.md, "Vector scans").
     static func words(in bytes: UnsafeRawBufferPointer) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         return tagflow_count_words(base, bytes.count)

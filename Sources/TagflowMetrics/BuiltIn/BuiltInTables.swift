@@ -38,8 +38,8 @@ enum BuiltInTables {
     /// standard library's Unicode data (Swift 6.3), keycap U+20E3, variation selector U+FE0F and
     /// the tag characters.
     ///
-    /// Written out rather than found at startup, where the scan of the Unicode data was 6 million
-    /// instructions on one core before any post was read. `MeasuringTests` scans every code point
+    /// Written out rather than found at startup, where the scan of the Unicode data ran on one
+    /// core before any post was read. `MeasuringTests` scans every code point
     /// and compares: a standard library with newer Unicode data fails that test, which prints the
     /// list to put here.
     static let emojiRanges: [ClosedRange<UInt32>] = [

@@ -64,8 +64,8 @@ public struct FontStack: Sendable {
         if let fast = Measurer.measureASCII(text, font: tables[0].storage, size: size, letterSpacing: letterSpacing) {
             return fast
         }
-        // Text beyond ASCII goes through the shaper (script runs, fallback fonts, GSUB and GPOS):
-        // 24 000 instructions for a CJK tag, which a site draws on every page that shows it.
+        // Text beyond ASCII goes through the shaper (script runs, fallback fonts, GSUB and GPOS),
+        // which is costly, and a site draws a CJK tag on every page that shows it: shaped once.
         let key = ShapedTexts.Key(text: text, size: size, letterSpacing: letterSpacing)
         if let known = shaped[key] { return known }
         var measurer = Measurer(stack: self, size: size, letterSpacing: letterSpacing)
