@@ -481,7 +481,8 @@ public actor IncrementalBuilder {
             let index = state.postIndices[path]
             let old = index.map { state.renderer.site.posts[$0] } ?? known
             guard old.sourcePath == path, post.slug == old.slug, post.date == old.date, post.isDraft == old.isDraft,
-                post.isScheduled == old.isScheduled, post.aliases == old.aliases, post.series == old.series, post.terms == old.terms
+                post.isScheduled == old.isScheduled, post.aliases == old.aliases, post.series == old.series,
+                post.terms == old.terms
             else { return nil }
             if let index {
                 edits.posts[index] = (post, file.digest)

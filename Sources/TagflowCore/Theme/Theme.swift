@@ -17,7 +17,8 @@ public struct Theme: Sendable {
 
     /// Templates every site needs.
     static let requiredTemplates = [
-        "home", "post", "page", "tags", "archive", "tag", "series", "series-list", "terms", "term", "404", "atom", "sitemap",
+        "home", "post", "page", "tags", "archive", "tag", "series", "series-list", "terms", "term", "404", "atom",
+        "sitemap",
     ]
 
     /// Loads and checks the theme: syntax, partials that exist, and no partial that includes

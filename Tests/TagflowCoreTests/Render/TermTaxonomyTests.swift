@@ -50,7 +50,10 @@ import Testing
         let feed = try #require(try XMLDocument(data: data).rootElement())
         #expect(feed.name == "feed" && feed.uri == "http://www.w3.org/2005/Atom")
         #expect(feed.elements(forName: "id").first?.stringValue == "https://example.org/categories/guides/feed.xml")
-        #expect(feed.elements(forName: "entry").compactMap { $0.elements(forName: "title").first?.stringValue } == ["2024-01-02-b", "2024-01-01-a"])
+        #expect(
+            feed.elements(forName: "entry").compactMap { $0.elements(forName: "title").first?.stringValue } == [
+                "2024-01-02-b", "2024-01-01-a",
+            ])
     }
 
     @Test func withChipsAPostsCategoriesAreAChipBlock() async throws {

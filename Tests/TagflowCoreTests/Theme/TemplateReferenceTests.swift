@@ -71,7 +71,8 @@ import Testing
         }
         #expect(
             Set(given.keys) == [
-                "home", "post", "page", "tags", "tag", "archive", "series", "series-list", "terms", "term", "404", "atom",
+                "home", "post", "page", "tags", "tag", "archive", "series", "series-list", "terms", "term", "404",
+                "atom",
                 "sitemap",
             ])
 
