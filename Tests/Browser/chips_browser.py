@@ -41,7 +41,8 @@ cdp.BASE_FLAGS.append("--proxy-bypass-list=127.0.0.1")
 WIDTHS = [320, 375, 768, 1280]
 BREAKPOINTS = [320, 480, 640, 800]
 PAGES = ["/", "/page/2/", "/tags/", "/tags/swift/", "/tags/async-await/", "/posts/flow-layout-part-1/",
-         "/posts/tag-clouds/", "/posts/three-years/"]
+         "/posts/tag-clouds/", "/posts/three-years/", "/series/flow-layout/", "/categories/",
+         "/categories/engineering/"]
 FONTS = ["fontconfig:Liberation Sans:style=Regular", "fontconfig:Noto Sans CJK JP:style=Regular",
          "fontconfig:Noto Color Emoji"]
 

@@ -242,6 +242,38 @@ struct SiteRenderer: Sendable {
         return children
     }
 
+    /// The tags the `/tags/` cloud shows: every tag, or with `tags.hierarchy` those at the root,
+    /// each with a group of the tags under it below (``tagGroups()``).
+    var cloudLinks: [TagLink] {
+        guard site.config.tagHierarchy else { return tagLinks }
+        return site.taxonomy.tags.indices.lazy.filter { site.taxonomy.tags[$0].parent == nil }.map { tagLinks[$0] }
+    }
+
+    /// Each tag at the root that has tags under it, with all of them, named from below the root
+    /// (`swift/ui` under `lang`), in taxonomy order: `/tags/` with `tags.hierarchy`.
+    private func tagGroups() -> [TemplateObject] {
+        var descendants: [Int: [Int]] = [:]
+        for index in site.taxonomy.tags.indices {
+            guard let root = tagAncestors(of: index).first else { continue }
+            descendants[root, default: []].append(index)
+        }
+        return descendants.keys.sorted().map { root in
+            let links = descendants[root, default: []].map { index in
+                var link = tagLinks[index]
+                link.name = link.name.firstIndex(of: TagHierarchy.separator).map {
+                    String(link.name[link.name.index(after: $0)...])
+                } ?? link.name
+                return link
+            }
+            var group = tagContext(tagLinks[root])
+            group["tags"] = .list(links.map { .object(tagContext($0)) })
+            if let html = hooks.tagListRenderer?.html(for: links, role: .children(of: tagLinks[root])) {
+                group["html"] = .text(html)
+            }
+            return group
+        }
+    }
+
     /// The tags above a tag, nearest the root first (`tags.hierarchy`).
     func tagAncestors(of index: Int) -> [Int] {
         var ancestors: [Int] = []
@@ -460,7 +492,8 @@ struct SiteRenderer: Sendable {
         let related = relatedIndices
         // The clouds are drawn beside the related tags: each is a layout of every tag.
         async let homeCloud = clouds == nil ? lists.html(for: links, role: .homeCloud) : clouds?.home
-        async let cloud = clouds == nil ? lists.html(for: links, role: .cloud) : clouds?.all
+        let cloudLinks = cloudLinks
+        async let cloud = clouds == nil ? lists.html(for: cloudLinks, role: .cloud) : clouds?.all
         relatedHTML = await ParallelMap.map(Array(tags.indices)) { index in
             if let html = drawn(index) { return html }
             return lists.html(for: related[index].map { links[$0] }, role: .related(current: tags[index].key))
@@ -731,6 +764,8 @@ struct SiteRenderer: Sendable {
                 description: strings.text("tags_description", ["site": site.config.title]))
             let links = tagLinks
             context["tags"] = .list(links.map { .object(tagContext($0)) })
+            context["cloud_tags"] = .list(cloudLinks.map { .object(tagContext($0)) })
+            if site.config.tagHierarchy { context["groups"] = .list(tagGroups().map(TemplateValue.object)) }
             context["tag_count"] = .number(links.count)
             context["post_count"] = .number(site.posts.count)
             context["summary_text"] = .text(
@@ -740,7 +775,7 @@ struct SiteRenderer: Sendable {
                         "tags": strings.counted("tag_count", links.count),
                         "posts": strings.counted("post_count", site.posts.count),
                     ]))
-            if let html = cloudHTML ?? hooks.tagListRenderer?.html(for: links, role: .cloud) {
+            if let html = cloudHTML ?? hooks.tagListRenderer?.html(for: cloudLinks, role: .cloud) {
                 context["cloud_html"] = .text(html)
             }
             return ("tags", context, [])

@@ -163,6 +163,8 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 .series ol { margin: 0; padding-inline-start: 1.5rem; }
 .series [aria-current] { font-weight: 600; }
 .terms { margin: 0.5rem 0 0; }
+.tag-group h2 { font-size: 1.1rem; margin: 1.5rem 0 0.5rem; }
+.tag-group h2 .count { color: var(--muted); font-size: 0.8em; font-weight: normal; }
 .terms-title { display: block; color: var(--muted); font-size: 0.8rem; margin-bottom: 0.2rem; }
 .breadcrumbs ol { list-style: none; display: flex; flex-wrap: wrap; gap: 0.4rem; padding: 0; margin: 1rem 0 0; font-size: 0.9rem; }
 .breadcrumbs li + li::before { content: "/"; margin-inline-end: 0.4rem; color: var(--muted); }
@@ -491,11 +493,26 @@ pre.numbered .line::before { content: counter(line); display: inline-block; min-
 {{/cloud_html}}
 {{^cloud_html}}
 <ul class="tag-index">
+{{#cloud_tags}}
+<li><a href="{{url}}" rel="tag">{{name}}</a> <span class="count">{{count}}</span></li>
+{{/cloud_tags}}
+</ul>
+{{/cloud_html}}
+{{#groups}}
+<section class="tag-group">
+<h2><a href="{{url}}" rel="tag">{{name}}</a> <span class="count">{{count}}</span></h2>
+{{#html}}
+{{{html}}}
+{{/html}}
+{{^html}}
+<ul class="tag-index">
 {{#tags}}
 <li><a href="{{url}}" rel="tag">{{name}}</a> <span class="count">{{count}}</span></li>
 {{/tags}}
 </ul>
-{{/cloud_html}}
+{{/html}}
+</section>
+{{/groups}}
 {{/content}}
 {{/base}}
 """# + "\n",

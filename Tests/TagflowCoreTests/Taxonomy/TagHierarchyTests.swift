@@ -66,6 +66,30 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: ci.path))
     }
 
+    @Test func theTagIndexShowsTheRootsAndAGroupUnderEach() async throws {
+        let fixture = try SiteFixture(Self.site(hierarchy: true, Self.nested))
+        defer { fixture.remove() }
+        try await SiteBuilder(siteRoot: fixture.site).build(to: fixture.output)
+        let index = try fixture.output("tags/index.html")
+        let cloud = try #require(index.range(of: "<ul class=\"tag-index\">")).upperBound
+        let roots = index[cloud...].components(separatedBy: "</ul>")[0]
+        #expect(roots.contains(">lang</a> <span class=\"count\">3</span>") && roots.contains(">CI</a>"), "\(roots)")
+        #expect(!roots.contains(">lang/swift</a>"), "the cloud shows the roots only")
+        #expect(
+            index.contains(
+                """
+                <section class="tag-group">
+                <h2><a href="/tags/lang/" rel="tag">lang</a> <span class="count">3</span></h2>
+                <ul class="tag-index">
+                <li><a href="/tags/lang-rust/" rel="tag">rust</a> <span class="count">1</span></li>
+                <li><a href="/tags/lang-swift/" rel="tag">swift</a> <span class="count">2</span></li>
+                <li><a href="/tags/lang-swift-ui/" rel="tag">swift/ui</a> <span class="count">1</span></li>
+                </ul>
+                </section>
+                """), "\(index)")
+        #expect(index.contains("<h2><a href=\"/tags/ci/\" rel=\"tag\">CI</a>"))
+    }
+
     @Test func withChipsTheChildrenAreAChipBlock() async throws {
         let fixture = try SiteFixture(Self.site(hierarchy: true, Self.nested))
         defer { fixture.remove() }
