@@ -260,9 +260,9 @@ struct SiteRenderer: Sendable {
         return descendants.keys.sorted().map { root in
             let links = descendants[root, default: []].map { index in
                 var link = tagLinks[index]
-                link.name = link.name.firstIndex(of: TagHierarchy.separator).map {
-                    String(link.name[link.name.index(after: $0)...])
-                } ?? link.name
+                if let slash = link.name.firstIndex(of: TagHierarchy.separator) {
+                    link.name = String(link.name[link.name.index(after: slash)...])
+                }
                 return link
             }
             var group = tagContext(tagLinks[root])
