@@ -85,6 +85,62 @@ import Testing
         #expect(try await Self.build(fixture).isUpToDate, "\(name): the updated folder is recorded as built")
     }
 
+    /// A site with nested tags, categories and a series, and the edits that reach their pages.
+    static let taxonomySite = """
+        -- site.yml --
+        title: Sorted
+        tags:
+          hierarchy: true
+        -- posts/2024-01-01-a.md --
+        ---
+        title: A
+        tags: [lang/swift, y]
+        categories: [Guides]
+        series: S
+        ---
+        Body A.
+        -- posts/2024-01-02-b.md --
+        ---
+        title: B
+        tags: [lang/rust]
+        categories: [Guides, News]
+        series: S
+        ---
+        Body B.
+        -- posts/2024-01-03-c.md --
+        ---
+        title: C
+        tags: [lang]
+        ---
+        Body C.
+        """
+
+    static let taxonomyEdits: [(name: String, text: String)] = [
+        ("title", "---\ntitle: B renamed\ntags: [lang/rust]\ncategories: [Guides, News]\nseries: S\n---\nBody B.\n"),
+        ("nested tag", "---\ntitle: B\ntags: [lang/rust/async, z]\ncategories: [Guides, News]\nseries: S\n---\nB.\n"),
+        ("categories", "---\ntitle: B\ntags: [lang/rust]\ncategories: [Reviews]\nseries: S\n---\nBody B.\n"),
+        ("series", "---\ntitle: B\ntags: [lang/rust]\ncategories: [Guides, News]\n---\nBody B.\n"),
+    ]
+
+    /// The cached build follows series, categories and nested tags as a full build writes them.
+    @Test(arguments: taxonomyEdits.indices)
+    func taxonomyPagesFollowAnUpdateInPlace(edit: Int) async throws {
+        let fixture = try SiteFixture(Self.taxonomySite)
+        defer { fixture.remove() }
+        _ = try await Self.build(fixture)
+        let (name, text) = Self.taxonomyEdits[edit]
+        try fixture.write("posts/2024-01-02-b.md", text)
+        _ = try await Self.build(fixture)
+        let fresh = fixture.root.appendingPathComponent("fresh")
+        _ = try await Self.build(fixture, useCache: false, to: fresh)
+        var updated = folderContents(fixture.output)
+        var expected = folderContents(fresh)
+        updated[OutputWriter.markerName] = nil
+        expected[OutputWriter.markerName] = nil
+        #expect(updated.keys.sorted() == expected.keys.sorted(), "\(name)")
+        #expect(updated == expected, "\(name): the folder differs from a full build")
+    }
+
     @Test func pagesThatDoNotShowTheEditAreLeftAlone() async throws {
         let fixture = try SiteFixture(Self.site)
         defer { fixture.remove() }
