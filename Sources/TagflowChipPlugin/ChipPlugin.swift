@@ -46,18 +46,21 @@ public struct ChipSetup: Sendable {
     ///   - basePath: The site's path prefix, for the font URL.
     /// - Throws: ``TagflowError`` when the font cannot be read or is not a font.
     public init(config: ChipsConfig, siteRoot: URL, basePath: String) throws {
+        // The site's settings over the style's defaults, which are written only there.
         var style = ChipStyle()
-        style.fontSize = config.fontSize
-        style.lineHeight = config.lineHeight
-        style.paddingX = config.paddingX
-        style.paddingY = config.paddingY
-        style.border = config.border
-        style.radius = config.radius
-        style.columnGap = config.columnGap
-        style.rowGap = config.rowGap
-        style.justification = config.justify == "center" ? .center : config.justify == "end" ? .end : .start
-        style.alignment = config.align == "start" ? .start : config.align == "end" ? .end : .center
-        style.breakpoints = config.breakpoints
+        style.fontSize = config.fontSize ?? style.fontSize
+        style.lineHeight = config.lineHeight ?? style.lineHeight
+        style.paddingX = config.paddingX ?? style.paddingX
+        style.paddingY = config.paddingY ?? style.paddingY
+        style.border = config.border ?? style.border
+        style.radius = config.radius ?? style.radius
+        style.columnGap = config.columnGap ?? style.columnGap
+        style.rowGap = config.rowGap ?? style.rowGap
+        if let justify = config.justify {
+            style.justification = justify == "center" ? .center : justify == "end" ? .end : .start
+        }
+        if let align = config.align { style.alignment = align == "start" ? .start : align == "end" ? .end : .center }
+        style.breakpoints = config.breakpoints ?? style.breakpoints
         let colors = config.colors
         style.colors.text = colors["text"] ?? style.colors.text
         style.colors.background = colors["background"] ?? style.colors.background
@@ -65,7 +68,7 @@ public struct ChipSetup: Sendable {
         style.colors.darkText = colors["dark_text"] ?? style.colors.darkText
         style.colors.darkBackground = colors["dark_background"] ?? style.colors.darkBackground
         style.colors.darkBorderColor = colors["dark_border"] ?? style.colors.darkBorderColor
-        style.weightScale = config.weights
+        style.weightScale = config.weights ?? style.weightScale
         var fonts = FontStack.default
         var fontFace = ""
         if !config.font.isEmpty {
@@ -157,7 +160,7 @@ struct ChipTagLists: TagListRenderer {
         let ordered =
             (order ?? config.cloudOrder) == "count"
             ? tags.sorted { $0.count != $1.count ? $0.count > $1.count : $0.key < $1.key } : tags
-        let weights = Chip.weights(for: ordered.map(\.count), steps: config.weights.count)
+        let weights = Chip.weights(for: ordered.map(\.count), steps: renderer.style.weightScale.count)
         return zip(ordered, weights).map { Chip(label: $0.name, url: $0.url, count: $0.count, weight: $1) }
     }
 }

@@ -1,4 +1,8 @@
 /// Chip block settings (`chips:` in `site.yml`).
+///
+/// A setting of how chips look is `nil` unless the site gives it: the chips plugin then takes
+/// `ChipStyle`'s default, so that each default is written once (docs/configuration.md is checked
+/// against them). The settings only the plugin reads keep their defaults here.
 public struct ChipsConfig: Sendable, Hashable {
     /// Lay tags out as chip blocks (off: plain lists from the templates).
     public var enabled = true
@@ -6,31 +10,32 @@ public struct ChipsConfig: Sendable, Hashable {
     /// empty: the built-in Liberation Sans table and a font stack that finds its metrics everywhere.
     public var font = ""
     /// Text size in px.
-    public var fontSize = 14.0
+    public var fontSize: Double?
     /// Line box height in px.
-    public var lineHeight = 20.0
+    public var lineHeight: Double?
     /// Horizontal padding in px.
-    public var paddingX = 10.0
+    public var paddingX: Double?
     /// Vertical padding in px.
-    public var paddingY = 3.0
+    public var paddingY: Double?
     /// Border width in px.
-    public var border = 1.0
+    public var border: Double?
     /// Corner radius in px.
-    public var radius = 999.0
+    public var radius: Double?
     /// Space between chips in px.
-    public var columnGap = 8.0
+    public var columnGap: Double?
     /// Space between rows in px.
-    public var rowGap = 8.0
+    public var rowGap: Double?
     /// `start`, `center` or `end`.
-    public var justify = "start"
+    public var justify: String?
     /// Where chips of different heights sit in a row: `start`, `center` or `end`.
-    public var align = "center"
-    /// Colours (CSS values): text, background and border, light and dark.
+    public var align: String?
+    /// Colours (CSS values) the site gives, by name (`text`, `dark_border`…); the rest are the
+    /// plugin's.
     public var colors: [String: String] = [:]
     /// Widths in px to lay each block out for.
-    public var breakpoints = [320, 480, 640, 800]
+    public var breakpoints: [Int]?
     /// Text size multipliers of the weighted cloud, lightest first.
-    public var weights = [1.0, 1.15, 1.35, 1.6]
+    public var weights: [Double]?
     /// The cloud's order: `name`, or `count` (most used first, then name).
     public var cloudOrder = "name"
     /// Rows of the collapsed cloud on the home page (0: no cloud there).
