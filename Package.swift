@@ -67,12 +67,15 @@ var targets: [Target] = [
     .target(
         name: "TagflowChips", dependencies: ["TagflowLayout", "TagflowMetrics", "TagflowHTML"],
         swiftSettings: swiftSettings),
-    .testTarget(name: "TagflowChipsTests", dependencies: ["TagflowChips"], swiftSettings: swiftSettings),
+    .testTarget(
+        name: "TagflowChipsTests", dependencies: ["TagflowChips", "TagflowHTML", "TagflowLayout", "TagflowMetrics"],
+        swiftSettings: swiftSettings),
     // Chip blocks in any generator's built HTML: elements replaced byte for byte (through
     // TagflowHTML's scanner), CSS-like selectors, presets for popular themes (`tagflow enhance`).
     .target(name: "TagflowEnhance", dependencies: ["TagflowChips", "TagflowHTML"], swiftSettings: swiftSettings),
     .testTarget(
-        name: "TagflowEnhanceTests", dependencies: ["TagflowEnhance", "TagflowChips"], swiftSettings: swiftSettings),
+        name: "TagflowEnhanceTests", dependencies: ["TagflowEnhance", "TagflowChips", "TagflowHTML"],
+        swiftSettings: swiftSettings),
     .systemLibrary(
         name: "CCmarkGFM",
         pkgConfig: "libcmark-gfm",
@@ -115,8 +118,6 @@ var targets: [Target] = [
             "TagflowHTML",
             "CTagflowSupport",
             .product(name: "Mustache", package: "swift-mustache"),
-            .product(name: "Yams", package: "Yams"),
-            .product(name: "Logging", package: "swift-log"),
         ],
         swiftSettings: swiftSettings
     ),
@@ -130,7 +131,8 @@ var targets: [Target] = [
         swiftSettings: swiftSettings),
     .target(name: "TagflowImport", dependencies: ["TagflowCore", "TagflowMarkdown"], swiftSettings: swiftSettings),
     .testTarget(
-        name: "TagflowImportTests", dependencies: ["TagflowImport", "TagflowCore", "TagflowTesting"],
+        name: "TagflowImportTests",
+        dependencies: ["TagflowImport", "TagflowCore", "TagflowMarkdown", "TagflowTesting"],
         swiftSettings: swiftSettings),
     .target(
         name: "TagflowServer",
@@ -161,7 +163,6 @@ var targets: [Target] = [
             "TagflowHTML",
             "TagflowImport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
         ],
         swiftSettings: swiftSettings
     ),
@@ -194,7 +195,7 @@ var targets: [Target] = [
             ]
         )
     ),
-    .target(name: "TagflowTesting", dependencies: ["TagflowCore"], swiftSettings: swiftSettings),
+    .target(name: "TagflowTesting", swiftSettings: swiftSettings),
     .testTarget(
         name: "TagflowMarkdownTests",
         // CCmarkGFM: a test parses with cmark-gfm directly, as another library in the process would.
@@ -208,7 +209,8 @@ var targets: [Target] = [
     .testTarget(
         name: "TagflowCoreTests",
         dependencies: [
-            "TagflowCore", "TagflowChipPlugin", "TagflowTesting", .product(name: "Mustache", package: "swift-mustache"),
+            "TagflowCore", "TagflowChipPlugin", "TagflowChips", "TagflowHTML", "TagflowMarkdown", "CTagflowSupport",
+            "TagflowTesting", .product(name: "Mustache", package: "swift-mustache"),
         ],
         // Snapshots and the broken-site catalogue are read (and recorded) through #filePath.
         exclude: ["Build/Snapshots", "Fixtures"],
@@ -230,6 +232,8 @@ var targets: [Target] = [
         dependencies: [
             "CTagflowSupport",
             "TagflowCommands",
+            "TagflowCore",
+            "TagflowMetrics",
             "TagflowTesting",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],

@@ -7,8 +7,9 @@
 #   4. the machine-code check of cmark-gfm's global tables (scripts/check-cmark-globals.py), the
 #      parallel build tests under ThreadSanitizer, and each fuzz target for FUZZ_SECONDS (30),
 #   5. the format lint, the check that no comment in Sources quotes a measured figure
-#      (scripts/check-comment-figures.py; figures go in docs/performance.md), and the
-#      embedded-theme check,
+#      (scripts/check-comment-figures.py; figures go in docs/performance.md), the check that
+#      each target's dependencies in Package.swift are the modules it imports
+#      (scripts/check-package-deps.py), and the embedded-theme check,
 #   6. the library docs (DocC, warnings are errors), Examples/ChipsConsumer built and run on the
 #      library products alone, Examples/MarkdownConsumer (TagflowMarkdown beside the program's own
 #      cmark-gfm, with no function of libcmark-gfm defined in it), Examples/BlogPackage built through the SwiftPM plugin and a copied
@@ -66,6 +67,7 @@ FUZZ_SEED="${FUZZ_SEED:-1}" scripts/fuzz.sh "" "${FUZZ_SECONDS:-30}"
 step "format lint"
 scripts/format.sh --lint-only
 python3 scripts/check-comment-figures.py
+python3 scripts/check-package-deps.py
 python3 scripts/embed-files.py --check
 
 step "library docs (DocC; a warning fails)"
