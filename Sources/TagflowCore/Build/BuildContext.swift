@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Options of one build.
 public struct BuildOptions: Sendable, Hashable {
@@ -29,7 +29,7 @@ public struct BuildOptions: Sendable, Hashable {
     }
 
     /// Whether a build with these options publishes `post`.
-    public func publishes(_ post: Post) -> Bool {
+    package func publishes(_ post: Post) -> Bool {
         (includeDrafts || !post.isDraft) && (includeFuture || !post.isScheduled)
     }
 }
@@ -52,33 +52,33 @@ public struct HeldBackPosts: Sendable, Hashable {
 }
 
 /// The state a build passes from step to step.
-public struct BuildContext: Sendable {
+package struct BuildContext: Sendable {
     /// The site folder.
-    public let siteRoot: URL
+    package let siteRoot: URL
     /// This build's options.
-    public let options: BuildOptions
+    package let options: BuildOptions
     /// The settings, once read.
-    public var config = SiteConfig()
+    package var config = SiteConfig()
     /// What plugins registered.
-    public var plugins: PluginContext
+    package var plugins: PluginContext
     /// The templates, once loaded.
-    public var theme: Theme?
+    package var theme: Theme?
     /// The content, once loaded.
-    public var site: Site?
+    package var site: Site?
     /// The output, once rendered.
-    public var files: [OutputFile] = []
+    package var files: [OutputFile] = []
     /// Static files to copy, page bundles' files among them: source and output path.
-    public var staticFiles: [(source: URL, path: String)] = []
+    package var staticFiles: [(source: URL, path: String)] = []
     /// The site-relative source of each page bundle's file, by output path (for messages).
     var bundleSources: [String: String] = [:]
     /// Everything found so far.
-    public var diagnostics: [Diagnostic] = []
+    package var diagnostics: [Diagnostic] = []
     /// Seconds spent in each step, in order.
-    public var timings: [(step: String, seconds: Double)] = []
+    package var timings: [(step: String, seconds: Double)] = []
     /// The posts left out (drafts, scheduled posts), once the content is read.
-    public var heldBack = HeldBackPosts()
+    package var heldBack = HeldBackPosts()
     /// The time that decides which posts are scheduled (``BuildOptions/now``, or the start).
-    public let now: ContentDate
+    package let now: ContentDate
     /// Where steps count their items.
     var progress: BuildProgress?
     /// The digest of each post and page source file read, by path (for page keys).
@@ -116,13 +116,13 @@ public struct BuildContext: Sendable {
 }
 
 /// One named step of a build (`.step("content") { context in … }`).
-public struct BuildStep: Sendable {
+package struct BuildStep: Sendable {
     /// The step's name, for timings and messages.
-    public let name: String
+    package let name: String
     let body: @Sendable (inout BuildContext) async throws(BuildFailure) -> Void
 
     /// Creates a step.
-    public static func step(
+    package static func step(
         _ name: String, _ body: @escaping @Sendable (inout BuildContext) async throws(BuildFailure) -> Void
     ) -> BuildStep {
         BuildStep(name: name, body: body)

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Builds a site into a folder, then keeps it up to date after edits by rendering again only the
 /// pages whose inputs changed: the preview server's builder.
@@ -23,15 +23,15 @@ public import Foundation
 /// A failed rebuild leaves the folder as it was; the next one starts from the files as they are
 /// then. Not for publishing: a published site is built whole, into a staging folder swapped in
 /// at once (``SiteBuilder``).
-public actor IncrementalBuilder {
+package actor IncrementalBuilder {
     /// The site folder.
-    public let siteRoot: URL
+    package let siteRoot: URL
     /// The output folder this builder owns.
-    public let output: URL
+    package let output: URL
     /// Build options.
-    public let options: BuildOptions
+    package let options: BuildOptions
     /// Plugins, installed in order.
-    public let plugins: [Plugin]
+    package let plugins: [Plugin]
 
     private var state: State?
     /// How many rebuilds kept the site's order and took in the edited posts in place (for tests).
@@ -92,7 +92,7 @@ public actor IncrementalBuilder {
     }
 
     /// Creates a builder that owns `output`.
-    public init(siteRoot: URL, output: URL, options: BuildOptions = BuildOptions(), plugins: [Plugin] = []) {
+    package init(siteRoot: URL, output: URL, options: BuildOptions = BuildOptions(), plugins: [Plugin] = []) {
         self.siteRoot = siteRoot.standardizedFileURL
         self.output = output.standardizedFileURL
         self.options = options
@@ -103,7 +103,7 @@ public actor IncrementalBuilder {
     ///
     /// - Returns: The report (``BuildReport/rewrittenFileCount`` says how many pages were written),
     ///   or every error found; the output folder then keeps the last good build.
-    public func build(changedPaths: Set<String>?) async -> Result<BuildReport, BuildFailure> {
+    package func build(changedPaths: Set<String>?) async -> Result<BuildReport, BuildFailure> {
         if let changedPaths, var current = state {
             state = nil
             let outcome: Result<BuildReport?, BuildFailure>

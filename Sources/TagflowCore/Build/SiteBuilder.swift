@@ -33,7 +33,7 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The steps up to and including rendering, in order.
-    public var steps: [BuildStep] {
+    package var steps: [BuildStep] {
         [
             .step("config", Self.readConfig),
             // The theme compiles while the plugins install and the content loads.
@@ -49,7 +49,7 @@ public struct SiteBuilder: Sendable {
     ///
     /// - Returns: The context after rendering, with the files and the warnings.
     /// - Throws: ``BuildFailure`` with every error found.
-    public func run() async throws(BuildFailure) -> BuildContext {
+    package func run() async throws(BuildFailure) -> BuildContext {
         try await run(steps)
     }
 

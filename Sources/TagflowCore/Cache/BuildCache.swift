@@ -156,7 +156,7 @@ struct BuildCache: Sendable {
 }
 
 /// The version printed by `tagflow --version`, also part of cache keys.
-public enum TagflowVersion {
+package enum TagflowVersion {
     /// The current version.
-    public static let current = "0.1.0"
+    package static let current = "0.1.0"
 }

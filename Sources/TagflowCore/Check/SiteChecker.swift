@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Checks a site the way a build would, and its internal links, without writing anything.
 ///
@@ -10,12 +10,12 @@ public import Foundation
 /// Runs every step of ``SiteBuilder`` up to rendering (config, front matter, templates,
 /// content), then checks every link of every rendered page: a link inside the site must lead to
 /// a generated page or a static file (see the link rules in docs/commands.md).
-public struct SiteChecker: Sendable {
+package struct SiteChecker: Sendable {
     /// The builder whose steps run.
-    public let builder: SiteBuilder
+    package let builder: SiteBuilder
 
     /// Creates a checker.
-    public init(siteRoot: URL, options: BuildOptions = BuildOptions(), plugins: [Plugin] = []) {
+    package init(siteRoot: URL, options: BuildOptions = BuildOptions(), plugins: [Plugin] = []) {
         builder = SiteBuilder(siteRoot: siteRoot, options: options, plugins: plugins)
     }
 
@@ -23,7 +23,7 @@ public struct SiteChecker: Sendable {
     ///
     /// - Returns: What was checked, with the warnings.
     /// - Throws: ``BuildFailure`` with every error (and, in strict mode, every warning) found.
-    public func check() async throws(BuildFailure) -> CheckReport {
+    package func check() async throws(BuildFailure) -> CheckReport {
         let start = ContinuousClock.now
         var context = try await builder.run()
         let linkStart = ContinuousClock.now
@@ -42,19 +42,19 @@ public struct SiteChecker: Sendable {
 }
 
 /// What a check looked at.
-public struct CheckReport: Sendable {
+package struct CheckReport: Sendable {
     /// HTML pages rendered and checked.
-    public var pageCount: Int
+    package var pageCount: Int
     /// Posts published.
-    public var postCount: Int
+    package var postCount: Int
     /// Internal links checked.
-    public var linkCount: Int
+    package var linkCount: Int
     /// Warnings, sorted by location.
-    public var warnings: [Diagnostic]
+    package var warnings: [Diagnostic]
     /// Seconds per step.
-    public var timings: [(step: String, seconds: Double)]
+    package var timings: [(step: String, seconds: Double)]
     /// Seconds in all.
-    public var seconds: Double
+    package var seconds: Double
 }
 
 extension LinkChecker {

@@ -151,7 +151,7 @@ public struct SiteConfig: Sendable, Hashable {
 
 extension SiteConfig {
     /// Every key `site.yml` accepts, in the order the reference lists them (a test checks the docs).
-    public static let knownKeys: [String] = [
+    package static let knownKeys: [String] = [
         "title", "description", "base_url", "language", "strings", "author", "timezone", "posts_per_page",
         "feed_entries",
         "relative_links", "paths.content", "paths.templates", "paths.static", "paths.output",
@@ -176,7 +176,7 @@ extension SiteConfig {
     ///   - path: The file's path for messages (`site.yml`).
     /// - Returns: The configuration and warnings (unknown keys).
     /// - Throws: ``BuildFailure`` listing every bad value.
-    public static func parse(_ yaml: String, path: String = "site.yml") throws(BuildFailure) -> (
+    package static func parse(_ yaml: String, path: String = "site.yml") throws(BuildFailure) -> (
         SiteConfig, [Diagnostic]
     ) {
         let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
@@ -330,7 +330,7 @@ extension SiteConfig {
     ///
     /// That is `http://` or `https://` with a host, or a path from the root. Anything else
     /// (`javascript:…`, `file:`) would end up in every link and feed the site writes.
-    public static func isValidBaseURL(_ url: String) -> Bool {
+    package static func isValidBaseURL(_ url: String) -> Bool {
         let text = url.trimmingCharacters(in: .whitespaces)
         guard !text.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" || $0 == "\\" })
         else { return false }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A post's date: an instant, independent of the machine's time zone and locale.
 ///
@@ -33,7 +33,7 @@ public struct ContentDate: Sendable, Hashable, Comparable {
     ///   - text: The date as written.
     ///   - timeZone: The zone for dates and times written without one.
     /// - Returns: The date, or `nil` when `text` is not one of the accepted forms or not a real day.
-    public static func parse(_ text: String, timeZone: TimeZone) -> ContentDate? {
+    package static func parse(_ text: String, timeZone: TimeZone) -> ContentDate? {
         var scanner = DigitScanner(trimmedOfWhitespace(text))
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
             let month = scanner.number(digits: 2), scanner.skip("-"),
@@ -79,20 +79,20 @@ public struct ContentDate: Sendable, Hashable, Comparable {
     }
 
     /// The date from a `YYYY-MM-DD-` file name prefix, at midnight in `timeZone`.
-    public static func fromFileName(_ name: String, timeZone: TimeZone) -> ContentDate? {
+    package static func fromFileName(_ name: String, timeZone: TimeZone) -> ContentDate? {
         let utf8 = Array(name.utf8.prefix(11))
         guard utf8.count == 11, utf8[10] == UInt8(ascii: "-") else { return nil }
         return parse(String(decoding: utf8[0..<10], as: UTF8.self), timeZone: timeZone)
     }
 
     /// The time zone with a tz database name, or `nil`.
-    public static func timeZone(named name: String) -> TimeZone? {
+    package static func timeZone(named name: String) -> TimeZone? {
         if name == "UTC" || name == "Z" { return TimeZone(identifier: "UTC") }
         return TimeZone(identifier: name)
     }
 
     /// The calendar fields of this instant in `timeZone`.
-    public func components(in timeZone: TimeZone) -> (
+    package func components(in timeZone: TimeZone) -> (
         year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int
     ) {
         let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(secondsSince1970)))
@@ -104,7 +104,7 @@ public struct ContentDate: Sendable, Hashable, Comparable {
     }
 
     /// `2024-03-05`.
-    public func isoDay(in timeZone: TimeZone) -> String {
+    package func isoDay(in timeZone: TimeZone) -> String {
         let c = components(in: timeZone)
         return Self.text { out in
             Self.writeDay(c, to: &out)
@@ -112,7 +112,7 @@ public struct ContentDate: Sendable, Hashable, Comparable {
     }
 
     /// `2024-03-05T09:30:00+01:00` (RFC 3339, as Atom and sitemaps want).
-    public func rfc3339(in timeZone: TimeZone) -> String {
+    package func rfc3339(in timeZone: TimeZone) -> String {
         let c = components(in: timeZone)
         return Self.text { out in
             Self.writeDay(c, to: &out)
@@ -136,7 +136,7 @@ public struct ContentDate: Sendable, Hashable, Comparable {
 
     /// The day as the site's strings write it (`date_format`: `5 March 2024`, `5. März 2024`,
     /// `2024年3月5日`), the same text on every machine, whatever its locale.
-    public func displayDay(in timeZone: TimeZone, strings: SiteStrings) -> String {
+    package func displayDay(in timeZone: TimeZone, strings: SiteStrings) -> String {
         let c = components(in: timeZone)
         return strings.day(year: c.year, month: c.month, day: c.day)
     }

@@ -2,14 +2,14 @@ import Foundation
 
 /// Old addresses of a post or page (`aliases:` in its front matter, as in Hugo), each of which
 /// becomes a small page that sends readers on, so links to where it used to live keep working.
-public enum PageAliases {
+package enum PageAliases {
     /// The site path an alias is written at (`/2019/05/03/hello.html`, `/old-name/`), or why the
     /// text is not one.
     ///
     /// An address without a trailing slash or a file extension is a folder, as in Hugo
     /// (`/old-name` → `/old-name/`), since that is how a server answers it. Percent escapes are
     /// decoded: the file on disk carries the characters they stand for.
-    public static func sitePath(of text: String) -> Result<String, Problem> {
+    package static func sitePath(of text: String) -> Result<String, Problem> {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.contains("://") || trimmed.hasPrefix("//") { return .failure(.otherHost) }
         guard trimmed.hasPrefix("/") else { return .failure(.relative) }
@@ -27,11 +27,11 @@ public enum PageAliases {
     }
 
     /// Why a text is not an alias.
-    public enum Problem: Error, Equatable, Sendable {
+    package enum Problem: Error, Equatable, Sendable {
         case otherHost, relative, character, home, segment
 
         /// What is wrong, for a message.
-        public var message: String {
+        package var message: String {
             switch self {
             case .otherHost: "an alias is an address on this site, not on another host"
             case .relative: "an alias is written from the site's root, starting with '/'"
@@ -45,7 +45,7 @@ public enum PageAliases {
     /// Files an alias may not take, because the site's own pages are there: the home page, the
     /// feed, the sitemap, the 404 page and the archive, and everything under `tags/`, `page/`
     /// and `assets/`.
-    public static func isReserved(file: String) -> Bool {
+    package static func isReserved(file: String) -> Bool {
         if ["index.html", "404.html", "feed.xml", "sitemap.xml", "archive/index.html"].contains(file) { return true }
         let top = file.prefix { $0 != "/" }
         return ["tags", "page", "assets"].contains(top)

@@ -1,4 +1,4 @@
-public import TagflowMarkdown
+package import TagflowMarkdown
 
 /// A blog post: a Markdown file under `posts/`, with its front matter read and its body rendered.
 ///
@@ -6,11 +6,11 @@ public import TagflowMarkdown
 /// shared box, copied only when a copy is changed, because a post is copied into every list that
 /// holds it: copying sixteen references (a retain each) per copy was a measurable share of a large
 /// build, much of it on one core between reading and rendering.
-public struct Post: Sendable, Hashable {
+package struct Post: Sendable, Hashable {
     private var storage: Storage
 
     /// The file, relative to the site folder (`posts/2024-03-05-hello.md`).
-    public var sourcePath: String {
+    package var sourcePath: String {
         get { storage.fields.sourcePath }
         _modify {
             makeUnique()
@@ -18,7 +18,7 @@ public struct Post: Sendable, Hashable {
         }
     }
     /// The title.
-    public var title: String {
+    package var title: String {
         get { storage.fields.title }
         _modify {
             makeUnique()
@@ -26,7 +26,7 @@ public struct Post: Sendable, Hashable {
         }
     }
     /// When it was published.
-    public var date: ContentDate {
+    package var date: ContentDate {
         get { storage.fields.date }
         _modify {
             makeUnique()
@@ -34,7 +34,7 @@ public struct Post: Sendable, Hashable {
         }
     }
     /// When it was last changed, if the author said.
-    public var updated: ContentDate? {
+    package var updated: ContentDate? {
         get { storage.fields.updated }
         _modify {
             makeUnique()
@@ -42,7 +42,7 @@ public struct Post: Sendable, Hashable {
         }
     }
     /// The last segment of its URL (`/posts/<slug>/`).
-    public var slug: Slug {
+    package var slug: Slug {
         get { storage.fields.slug }
         _modify {
             makeUnique()
@@ -50,7 +50,7 @@ public struct Post: Sendable, Hashable {
         }
     }
     /// Its tags as written (white space tidied), in the author's order, one per tag identity.
-    public var tags: [String] {
+    package var tags: [String] {
         get { storage.fields.tags }
         set {
             makeUnique()
@@ -59,7 +59,7 @@ public struct Post: Sendable, Hashable {
         }
     }
     /// Not published unless drafts are asked for.
-    public var isDraft: Bool {
+    package var isDraft: Bool {
         get { storage.fields.isDraft }
         _modify {
             makeUnique()
@@ -69,7 +69,7 @@ public struct Post: Sendable, Hashable {
     /// Dated after the build's time: published only with `--future`.
     ///
     /// Set when the post is read.
-    public var isScheduled: Bool {
+    package var isScheduled: Bool {
         get { storage.fields.isScheduled }
         _modify {
             makeUnique()
@@ -78,9 +78,9 @@ public struct Post: Sendable, Hashable {
     }
     /// A draft or a scheduled post: in the site only because the build asked for them, and then
     /// left out of the feed and the sitemap.
-    public var isUnreleased: Bool { isDraft || isScheduled }
+    package var isUnreleased: Bool { isDraft || isScheduled }
     /// The author's summary, or the first paragraph.
-    public var summary: String {
+    package var summary: String {
         get { storage.fields.summary }
         _modify {
             makeUnique()
@@ -88,7 +88,7 @@ public struct Post: Sendable, Hashable {
         }
     }
     /// The author's description for metadata, or the summary.
-    public var description: String {
+    package var description: String {
         get { storage.fields.description }
         _modify {
             makeUnique()
@@ -96,7 +96,7 @@ public struct Post: Sendable, Hashable {
         }
     }
     /// A template to render it with instead of `post`.
-    public var template: String? {
+    package var template: String? {
         get { storage.fields.template }
         _modify {
             makeUnique()
@@ -104,7 +104,7 @@ public struct Post: Sendable, Hashable {
         }
     }
     /// Every other front matter key, for templates (`{{params.series}}`).
-    public var params: YAMLMapping {
+    package var params: YAMLMapping {
         get { storage.fields.params }
         _modify {
             makeUnique()
@@ -112,7 +112,7 @@ public struct Post: Sendable, Hashable {
         }
     }
     /// The rendered body.
-    public var body: RenderedMarkdown {
+    package var body: RenderedMarkdown {
         get { storage.fields.body }
         _modify {
             makeUnique()
@@ -121,9 +121,9 @@ public struct Post: Sendable, Hashable {
     }
 
     /// The tag identities, in the same order as ``tags``; kept, because every list of posts needs them.
-    public var tagKeys: [TagKey] { storage.fields.tagKeys }
+    package var tagKeys: [TagKey] { storage.fields.tagKeys }
     /// Where the front matter lists the tags, for messages about them.
-    public var tagsLocation: SourceLocation? {
+    package var tagsLocation: SourceLocation? {
         get { storage.fields.tagsLocation }
         _modify {
             makeUnique()
@@ -132,7 +132,7 @@ public struct Post: Sendable, Hashable {
     }
 
     /// Whether its page shows a table of contents (`toc:`); `nil` follows `markdown.toc`.
-    public var showsTableOfContents: Bool? {
+    package var showsTableOfContents: Bool? {
         get { storage.fields.showsTableOfContents }
         _modify {
             makeUnique()
@@ -142,7 +142,7 @@ public struct Post: Sendable, Hashable {
 
     /// Its old addresses (`aliases:`), as site paths (`/2019/05/03/hello.html`): each becomes a
     /// page that sends readers here.
-    public var aliases: [String] {
+    package var aliases: [String] {
         get { storage.fields.aliases }
         _modify {
             makeUnique()
@@ -151,7 +151,7 @@ public struct Post: Sendable, Hashable {
     }
 
     /// Its own language (`lang:`), when it is not written in the site's: its page's `lang`.
-    public var language: String? {
+    package var language: String? {
         get { storage.fields.language }
         _modify {
             makeUnique()
@@ -160,7 +160,7 @@ public struct Post: Sendable, Hashable {
     }
 
     /// The series it belongs to (`series:`), and its part.
-    public var series: PostSeries? {
+    package var series: PostSeries? {
         get { storage.fields.series }
         _modify {
             makeUnique()
@@ -170,7 +170,7 @@ public struct Post: Sendable, Hashable {
 
     /// Its names in each of the site's other taxonomies (`categories: [Guides]`), by taxonomy, and
     /// where each is written.
-    public var terms: PostTerms {
+    package var terms: PostTerms {
         get { storage.fields.terms }
         _modify {
             makeUnique()
@@ -179,7 +179,7 @@ public struct Post: Sendable, Hashable {
     }
 
     /// Creates a post.
-    public init(
+    package init(
         sourcePath: String, title: String, date: ContentDate, updated: ContentDate?, slug: Slug, tags: [String],
         isDraft: Bool, summary: String, description: String, template: String?, params: YAMLMapping,
         body: RenderedMarkdown, tagsLocation: SourceLocation? = nil, showsTableOfContents: Bool? = nil,
@@ -194,11 +194,11 @@ public struct Post: Sendable, Hashable {
                 terms: terms))
     }
 
-    public static func == (lhs: Post, rhs: Post) -> Bool {
+    package static func == (lhs: Post, rhs: Post) -> Bool {
         lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(storage.fields) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(storage.fields) }
 
     /// Gives this copy a box of its own before it is changed, unless it is the box's only holder.
     private mutating func makeUnique() {
@@ -240,39 +240,39 @@ public struct Post: Sendable, Hashable {
 }
 
 /// A page that is not a post (`pages/about.md` → `/about/`).
-public struct Page: Sendable, Hashable {
+package struct Page: Sendable, Hashable {
     /// The file, relative to the site folder.
-    public var sourcePath: String
+    package var sourcePath: String
     /// The title.
-    public var title: String
+    package var title: String
     /// Its URL segment.
-    public var slug: Slug
+    package var slug: Slug
     /// For page metadata.
-    public var description: String
+    package var description: String
     /// A template to render it with instead of `page`.
-    public var template: String?
+    package var template: String?
     /// Every other front matter key.
-    public var params: YAMLMapping
+    package var params: YAMLMapping
     /// The rendered body.
-    public var body: RenderedMarkdown
+    package var body: RenderedMarkdown
     /// Its old addresses (`aliases:`), as site paths; each becomes a page that sends readers here.
-    public var aliases: [String] = []
+    package var aliases: [String] = []
     /// Its own language (`lang:`), when it is not written in the site's.
-    public var language: String?
+    package var language: String?
 }
 
 /// A post's names in the site's taxonomies besides tags (``SiteConfig/taxonomies``).
-public struct PostTerms: Sendable, Hashable {
+package struct PostTerms: Sendable, Hashable {
     /// Taxonomy name → the names the post gives, cleaned and each once, in its order.
-    public var names: [String: [String]] = [:]
+    package var names: [String: [String]] = [:]
     /// Taxonomy name → where the front matter lists them, for messages.
-    public var locations: [String: SourceLocation] = [:]
+    package var locations: [String: SourceLocation] = [:]
 
-    public init(names: [String: [String]] = [:], locations: [String: SourceLocation] = [:]) {
+    package init(names: [String: [String]] = [:], locations: [String: SourceLocation] = [:]) {
         self.names = names
         self.locations = locations
     }
 
     /// The names the post gives in one taxonomy.
-    public subscript(taxonomy: String) -> [String] { names[taxonomy] ?? [] }
+    package subscript(taxonomy: String) -> [String] { names[taxonomy] ?? [] }
 }

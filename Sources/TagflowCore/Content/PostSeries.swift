@@ -1,15 +1,15 @@
 /// The series a post belongs to (`series:`), and its place in it (`series_part:`).
-public struct PostSeries: Sendable, Hashable {
+package struct PostSeries: Sendable, Hashable {
     /// The series' name as the post writes it.
-    public var name: String
+    package var name: String
     /// Its identity: names that differ only in case and spacing are one series (as tags).
-    public var key: TagKey
+    package var key: TagKey
     /// The post's part number, when it gives one.
-    public var part: Int?
+    package var part: Int?
     /// Where `series_part:` (or else `series:`) is written, for messages.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
-    public init(name: String, part: Int?, location: SourceLocation) {
+    package init(name: String, part: Int?, location: SourceLocation) {
         self.name = name
         key = TagKey(name)
         self.part = part

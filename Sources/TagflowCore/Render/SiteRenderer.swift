@@ -3,11 +3,11 @@ import TagflowHTML
 import TagflowMarkdown
 
 /// A file of the built site.
-public struct OutputFile: Sendable, Hashable {
+package struct OutputFile: Sendable, Hashable {
     /// Path inside the output folder (`posts/hello/index.html`).
-    public var path: String
+    package var path: String
     /// The bytes to write.
-    public var contents: [UInt8] {
+    package var contents: [UInt8] {
         get {
             switch storage {
             case .text(let text): Array(text.utf8)
@@ -27,13 +27,13 @@ public struct OutputFile: Sendable, Hashable {
     }
 
     /// Creates a file from text.
-    public init(path: String, text: String) {
+    package init(path: String, text: String) {
         self.path = path
         storage = .text(text)
     }
 
     /// Creates a file from bytes.
-    public init(path: String, contents: [UInt8]) {
+    package init(path: String, contents: [UInt8]) {
         self.path = path
         storage = .bytes(contents)
     }
@@ -54,12 +54,12 @@ public struct OutputFile: Sendable, Hashable {
         }
     }
 
-    public static func == (lhs: OutputFile, rhs: OutputFile) -> Bool {
+    package static func == (lhs: OutputFile, rhs: OutputFile) -> Bool {
         lhs.path == rhs.path && lhs.byteCount == rhs.byteCount
             && lhs.withBytes { left in rhs.withBytes { right in left.elementsEqual(right) } }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(path)
         withBytes { hasher.combine(bytes: $0) }
     }

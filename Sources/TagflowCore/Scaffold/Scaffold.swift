@@ -1,8 +1,8 @@
-public import Foundation
+package import Foundation
 import TagflowMarkdown
 
 /// Writes new sites and posts for `tagflow new`.
-public enum Scaffold {
+package enum Scaffold {
     /// Creates a working starter site in `folder`, which must not exist or be empty.
     ///
     /// - Parameters:
@@ -11,7 +11,7 @@ public enum Scaffold {
     /// - Returns: The files written, relative to `folder`.
     /// - Throws: ``TagflowError`` when the folder is not empty, or a file system error.
     @discardableResult
-    public static func newSite(at folder: URL, today: ContentDate) throws -> [String] {
+    package static func newSite(at folder: URL, today: ContentDate) throws -> [String] {
         let manager = FileManager.default
         if let contents = try? manager.contentsOfDirectory(atPath: folder.path), !contents.isEmpty {
             throw TagflowError(
@@ -40,7 +40,7 @@ public enum Scaffold {
     /// - Returns: The new file's path relative to `site`.
     /// - Throws: ``TagflowError`` when a post with that file name exists (nothing is overwritten).
     @discardableResult
-    public static func newPost(in site: URL, title: String, tags: [String], date: ContentDate, timeZone: TimeZone)
+    package static func newPost(in site: URL, title: String, tags: [String], date: ContentDate, timeZone: TimeZone)
         throws -> String
     {
         let slug = Slug(from: title)

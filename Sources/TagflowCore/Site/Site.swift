@@ -1,18 +1,18 @@
 /// Everything a site is made of, after reading: the input of plugins and of rendering.
-public struct Site: Sendable, Hashable {
+package struct Site: Sendable, Hashable {
     /// The settings.
-    public var config: SiteConfig
+    package var config: SiteConfig
     /// Published posts (drafts too when asked for), newest first; ties by slug.
-    public var posts: [Post]
+    package var posts: [Post]
     /// Pages that are not posts, by slug.
-    public var pages: [Page]
+    package var pages: [Page]
     /// The tags.
-    public var taxonomy: Taxonomy
+    package var taxonomy: Taxonomy
     /// The other taxonomies' names (`categories`), in the order of ``SiteConfig/taxonomies``.
-    public var termTaxonomies: [Taxonomy] = []
+    package var termTaxonomies: [Taxonomy] = []
 
     /// Creates a site from loaded content, sorting it and building the taxonomy.
-    public init(config: SiteConfig, posts: [Post], pages: [Page]) {
+    package init(config: SiteConfig, posts: [Post], pages: [Page]) {
         self = Self.assemble(config: config, posts: posts, pages: pages).site
     }
 
@@ -29,7 +29,7 @@ public struct Site: Sendable, Hashable {
     }
 
     /// Sorts content, builds the taxonomy and returns its warnings (tag URL collisions).
-    public static func assemble(config: SiteConfig, posts: consuming [Post], pages: [Page]) -> (
+    package static func assemble(config: SiteConfig, posts: consuming [Post], pages: [Page]) -> (
         site: Site, diagnostics: [Diagnostic]
     ) {
         // In place: a list no one else holds is sorted without copying a post.
@@ -52,16 +52,16 @@ public struct Site: Sendable, Hashable {
 }
 
 /// A slice of a list shown on one page (`/`, `/page/2/`…).
-public struct Pagination: Sendable, Hashable {
+package struct Pagination: Sendable, Hashable {
     /// 1-based page number.
-    public var page: Int
+    package var page: Int
     /// Number of pages (at least 1, also for an empty list).
-    public var pageCount: Int
+    package var pageCount: Int
     /// The indices of the items on this page.
-    public var range: Range<Int>
+    package var range: Range<Int>
 
     /// Splits `itemCount` items into pages of `perPage`.
-    public static func pages(itemCount: Int, perPage: Int) -> [Pagination] {
+    package static func pages(itemCount: Int, perPage: Int) -> [Pagination] {
         precondition(perPage > 0, "perPage must be positive")
         let count = max(1, (itemCount + perPage - 1) / perPage)
         return (0..<count).map { index in
@@ -71,7 +71,7 @@ public struct Pagination: Sendable, Hashable {
     }
 
     /// The URL path of page `number` of a list whose first page is at `firstPagePath` (ending in `/`).
-    public static func path(of number: Int, firstPagePath: String) -> String {
+    package static func path(of number: Int, firstPagePath: String) -> String {
         number == 1 ? firstPagePath : "\(firstPagePath)page/\(number)/"
     }
 }

@@ -17,7 +17,7 @@ public enum PluralCategory: String, Sendable, Hashable, CaseIterable, Comparable
 
     /// The category of a whole number in a language (`de-CH`: German's), by the CLDR rules for
     /// whole numbers; a language Tagflow has no rule for takes English's.
-    public static func of(_ count: Int, language: String) -> PluralCategory {
+    package static func of(_ count: Int, language: String) -> PluralCategory {
         of(count, rule: PluralRule(language: language))
     }
 
@@ -51,7 +51,7 @@ public enum PluralCategory: String, Sendable, Hashable, CaseIterable, Comparable
     }
 
     /// The categories a language's whole numbers fall in.
-    public static func used(by language: String) -> Set<PluralCategory> {
+    package static func used(by language: String) -> Set<PluralCategory> {
         switch PluralRule(language: language) {
         case .none: [.other]
         case .oneForZeroAndOne, .oneForOne: [.one, .other]

@@ -16,18 +16,18 @@ public struct SiteStrings: Sendable, Hashable {
     private var monthNames: [String] = []
 
     /// What one string is for, and what it may hold.
-    public struct Key: Sendable {
+    package struct Key: Sendable {
         /// Its name in `strings:` and in templates (`skip_to_content`).
-        public let name: String
+        package let name: String
         /// The names it fills in, each written `{name}`; all of them must appear, except in
         /// `date_format`, which needs `{day}`, `{year}` and `{month}` or `{month_number}`.
-        public let placeholders: [String]
+        package let placeholders: [String]
         /// Whether it says a number (`{count}`) and so has a form for each plural category.
-        public let isCounted: Bool
+        package let isCounted: Bool
     }
 
     /// Every string the built-in theme shows.
-    public static let keys: [Key] = {
+    package static let keys: [Key] = {
         func key(_ name: String, _ placeholders: String...) -> Key {
             Key(name: name, placeholders: placeholders, isCounted: false)
         }
@@ -100,10 +100,10 @@ public struct SiteStrings: Sendable, Hashable {
     }
 
     /// A month's name (1 is January).
-    public func monthName(_ month: Int) -> String { monthNames[min(max(month, 1), 12) - 1] }
+    package func monthName(_ month: Int) -> String { monthNames[min(max(month, 1), 12) - 1] }
 
     /// A day as `date_format` writes it (`5 March 2024`, `5. März 2024`, `2024年3月5日`).
-    public func day(year: Int, month: Int, day: Int) -> String {
+    package func day(year: Int, month: Int, day: Int) -> String {
         var out = ""
         out.reserveCapacity(24)
         for piece in dayPieces {

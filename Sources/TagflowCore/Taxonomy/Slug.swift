@@ -6,12 +6,12 @@ import Foundation
 /// `标签布局`); symbols that carry meaning in tag names are spelt out (`C++` → `c-plus-plus`,
 /// `C#` → `c-sharp`, `.NET` → `dot-net`, `Q&A` → `q-and-a`), so such tags never share a URL;
 /// everything else becomes `-`.
-public struct Slug: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct Slug: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The slug text.
-    public let rawValue: String
+    package let rawValue: String
 
     /// Wraps text that is already a slug.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    package init(rawValue: String) { self.rawValue = rawValue }
 
     /// Makes a slug from a name.
     ///
@@ -21,7 +21,7 @@ public struct Slug: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Slug(from: "Exercise 💪")        // exercise
     /// ```
     /// A name with nothing left (only emoji or symbols) gets `u` and the hex code points (`💪` → `u1f4aa`).
-    public init(from name: String) {
+    package init(from name: String) {
         rawValue = Self.fittingFileName(Self.asciiSlug(name) ?? Self.unicodeSlug(name))
     }
 
@@ -177,9 +177,9 @@ public struct Slug: Sendable, Hashable, Comparable, CustomStringConvertible {
         return String(decomposed.filter { $0.isASCII })
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// A slug given by hand (front matter `slug:`), checked: one path segment, no `..`, no
     /// slashes, no characters that would need escaping in a file name.

@@ -1,28 +1,28 @@
 /// One tag of the site: its identity, how it is shown, its URL segment and its posts.
-public struct TagInfo: Sendable, Hashable {
+package struct TagInfo: Sendable, Hashable {
     /// The identity.
-    public var key: TagKey
+    package var key: TagKey
     /// The spelling most posts use (ties: the spelling of the earliest post).
-    public var name: String
+    package var name: String
     /// The URL segment (`/tags/<slug>/`), unique in the site.
-    public var slug: Slug
+    package var slug: Slug
     /// Indices into ``Site/posts`` of the posts with this tag, newest first; with
     /// `tags.hierarchy`, also those of the tags under it.
-    public var postIndices: [Int]
+    package var postIndices: [Int]
     /// Where the tag it is under is in ``Taxonomy/tags`` (`lang` for `lang/swift`), with
     /// `tags.hierarchy`.
-    public var parent: Int? = nil
+    package var parent: Int? = nil
 
     /// How many published posts have this tag.
-    public var count: Int { postIndices.count }
+    package var count: Int { postIndices.count }
 }
 
 /// Every tag of a site, built from its posts.
-public struct Taxonomy: Sendable, Hashable {
+package struct Taxonomy: Sendable, Hashable {
     /// The tags, sorted by identity.
-    public var tags: [TagInfo]
+    package var tags: [TagInfo]
     /// Where each tag is in ``tags``.
-    public var indexByKey: [TagKey: Int]
+    package var indexByKey: [TagKey: Int]
     /// Each tag's slug before a suffix made it unique.
     ///
     /// ``retagged(posts:previousTagKeys:)`` keeps those of the tags it does not count again:
@@ -30,17 +30,17 @@ public struct Taxonomy: Sendable, Hashable {
     /// in equality.
     var baseSlugs: [Slug] = []
 
-    public static func == (lhs: Taxonomy, rhs: Taxonomy) -> Bool {
+    package static func == (lhs: Taxonomy, rhs: Taxonomy) -> Bool {
         lhs.tags == rhs.tags && lhs.indexByKey == rhs.indexByKey
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(tags)
         hasher.combine(indexByKey)
     }
 
     /// The tag with this identity.
-    public subscript(key: TagKey) -> TagInfo? { indexByKey[key].map { tags[$0] } }
+    package subscript(key: TagKey) -> TagInfo? { indexByKey[key].map { tags[$0] } }
 
     /// Builds the taxonomy of posts sorted newest first.
     ///
@@ -51,7 +51,7 @@ public struct Taxonomy: Sendable, Hashable {
     /// - Returns: The taxonomy and a warning for each pair of tags whose slugs collided (the later
     ///   tag, by identity, gets a `-2`, `-3`… suffix).
     /// - Complexity: O(*t* log *t*) for *t* tag uses.
-    public static func build(posts: [Post], hierarchy: Bool = false) -> (Taxonomy, [Diagnostic]) {
+    package static func build(posts: [Post], hierarchy: Bool = false) -> (Taxonomy, [Diagnostic]) {
         build(posts: posts, hierarchy: hierarchy, of: .tags)
     }
 

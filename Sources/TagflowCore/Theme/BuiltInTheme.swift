@@ -1,8 +1,8 @@
 /// The default theme, built into the binary from the package's `Templates/` folder, so a copied
 /// `tagflow` executable needs no other files.
-public enum BuiltInTheme {
+package enum BuiltInTheme {
     /// Template source by name (`post`, `base`, …).
-    public static var templates: [String: String] {
+    package static var templates: [String: String] {
         var result: [String: String] = [:]
         for (path, text) in files where path.hasSuffix(".mustache") && !path.contains("/") {
             result[String(path.dropLast(".mustache".count))] = text
@@ -11,7 +11,7 @@ public enum BuiltInTheme {
     }
 
     /// Files written into every site as they are (`assets/tagflow.css`), by output path.
-    public static var assets: [String: String] {
+    package static var assets: [String: String] {
         files.filter { $0.key.hasPrefix("assets/") }
     }
 }

@@ -1,16 +1,16 @@
-public import Foundation
+package import Foundation
 import Mustache
 internal import TagflowHTML
 
 /// The templates a site renders with: the built-in theme, with any template of the same name in
 /// the site's `templates/` folder taking its place.
-public struct Theme: Sendable {
+package struct Theme: Sendable {
     /// The compiled templates, partials included.
     let library: MustacheLibrary
     /// The same templates for the faster renderer; `nil` when one uses something it does not do.
     let program: TemplateProgram?
     /// Every template's name, and where it came from (`templates/post.mustache` or `built-in`).
-    public let origins: [String: String]
+    package let origins: [String: String]
     /// Whether a template may read `site.posts` or `site.tags`: only then are they made, and
     /// every page depends on every post and tag (see ``readsSiteLists(_:)``).
     var readsSiteLists = false
@@ -29,7 +29,7 @@ public struct Theme: Sendable {
     ///   - folder: The site's templates folder, relative to `siteRoot`.
     /// - Returns: The theme.
     /// - Throws: ``BuildFailure`` with every problem found, each at its file and line.
-    public static func load(siteRoot: URL, folder: String) throws(BuildFailure) -> Theme {
+    package static func load(siteRoot: URL, folder: String) throws(BuildFailure) -> Theme {
         try compile(readSources(siteRoot: siteRoot, folder: folder))
     }
 
@@ -169,7 +169,7 @@ public struct Theme: Sendable {
     static let escapingContentType: any MustacheContentType.Type = EscapingContentType.self
 
     /// Whether a template of this name exists.
-    public func hasTemplate(_ name: String) -> Bool { origins[name] != nil }
+    package func hasTemplate(_ name: String) -> Bool { origins[name] != nil }
 
     /// Renders a context with the named template, as UTF-8 bytes: with the template program, or
     /// with swift-mustache when the program declines the context.
