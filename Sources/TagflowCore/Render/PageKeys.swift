@@ -73,14 +73,7 @@ struct PageKeys: Sendable {
             siteDigest.update(page.slug.rawValue)
         }
         self.site = siteDigest
-        self.tagLinks = tagLinks.map { link in
-            var digest = Digest()
-            digest.update(link.name)
-            digest.update(link.url)
-            digest.update(UInt64(link.count))
-            digest.update(link.key.rawValue)
-            return digest
-        }
+        self.tagLinks = tagLinks.map(Self.digest(of:))
         var allTags = Digest()
         for link in self.tagLinks { allTags.update(link) }
         self.allTags = allTags
@@ -122,6 +115,16 @@ struct PageKeys: Sendable {
         zip(posts, postTagIndices).map { post, tags in summaryKey(post: post, tags: tags, tagLinks: tagLinks) }
     }
 
+    /// A tag's (or another taxonomy's name's) link: its name, URL, count and identity.
+    static func digest(of link: TagLink) -> Digest {
+        var digest = Digest()
+        digest.update(link.name)
+        digest.update(link.url)
+        digest.update(UInt64(link.count))
+        digest.update(link.key.rawValue)
+        return digest
+    }
+
     /// A drawn block; no block differs from an empty one (templates test for it).
     static func digest(of html: String?) -> Digest {
         var digest = Digest()
@@ -144,16 +147,6 @@ struct PageKeys: Sendable {
 }
 
 extension SiteRenderer {
-    /// A name's link: its name, URL, count and identity.
-    static func linkDigest(_ link: TagLink) -> Digest {
-        var digest = Digest()
-        digest.update(link.name)
-        digest.update(link.url)
-        digest.update(UInt64(link.count))
-        digest.update(link.key.rawValue)
-        return digest
-    }
-
     /// The output file a job writes (what ``render(_:)`` returns as the file's path).
     func outputPath(of job: Job) -> String {
         switch job {
@@ -241,7 +234,7 @@ extension SiteRenderer {
             // Its names in the other taxonomies.
             for (taxonomy, indices) in termIndices(of: index) {
                 digest.update(UInt64(indices.count))
-                for term in indices { digest.update(Self.linkDigest(termLinks[taxonomy][term])) }
+                for term in indices { digest.update(PageKeys.digest(of: termLinks[taxonomy][term])) }
             }
             // The links to the newer and older posts.
             for neighbour in stride(from: index - 1, through: index + 1, by: 2) {
@@ -315,11 +308,11 @@ extension SiteRenderer {
         case .terms(let taxonomy):
             add(16)
             digest.update(UInt64(termLinks[taxonomy].count))
-            for link in termLinks[taxonomy] { digest.update(Self.linkDigest(link)) }
+            for link in termLinks[taxonomy] { digest.update(PageKeys.digest(of: link)) }
         case .term(let taxonomy, let index, let pagination):
             add(17, pagination)
             digest.update(UInt64(taxonomy))
-            digest.update(Self.linkDigest(termLinks[taxonomy][index]))
+            digest.update(PageKeys.digest(of: termLinks[taxonomy][index]))
             digest.update(UInt64(hasTermList(taxonomy) ? 1 : 0))
             for position in pagination.range {
                 digest.update(keys.summaries[site.termTaxonomies[taxonomy].tags[index].postIndices[position]])
@@ -327,7 +320,7 @@ extension SiteRenderer {
         case .termFeed(let taxonomy, let index):
             add(18)
             digest.update(UInt64(taxonomy))
-            digest.update(Self.linkDigest(termLinks[taxonomy][index]))
+            digest.update(PageKeys.digest(of: termLinks[taxonomy][index]))
             for post in feedEntries(site.termTaxonomies[taxonomy].tags[index].postIndices) {
                 digest.update(keys.summaries[post])
             }
