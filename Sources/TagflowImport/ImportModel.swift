@@ -1,69 +1,69 @@
 import TagflowMarkdown
 
 /// The generators a site can be brought over from.
-public enum SourceGenerator: String, CaseIterable, Sendable {
+package enum SourceGenerator: String, CaseIterable, Sendable {
     case hugo
     case jekyll
 }
 
 /// Choices a user makes about an import.
-public struct ImportOptions: Sendable {
+package struct ImportOptions: Sendable {
     /// Whether a post's categories join its tags (otherwise they stay in its front matter, where
     /// templates can read them as params).
-    public var categoriesAsTags: Bool
+    package var categoriesAsTags: Bool
 
     /// Creates options; by default categories stay categories.
-    public init(categoriesAsTags: Bool = false) {
+    package init(categoriesAsTags: Bool = false) {
         self.categoriesAsTags = categoriesAsTags
     }
 }
 
 /// Something the import could not carry over as it was, at its place in the source site.
-public struct ImportNote: Sendable, Hashable, CustomStringConvertible {
+package struct ImportNote: Sendable, Hashable, CustomStringConvertible {
     /// The file, relative to the source site.
-    public var path: String
+    package var path: String
     /// The line in that file, when the note is about one.
-    public var line: Int?
+    package var line: Int?
     /// What was not converted, and what to do about it.
-    public var message: String
+    package var message: String
 
     /// Creates a note.
-    public init(path: String, line: Int? = nil, message: String) {
+    package init(path: String, line: Int? = nil, message: String) {
         self.path = path
         self.line = line
         self.message = message
     }
 
     /// `path:line: message`, as compilers write.
-    public var description: String { path + (line.map { ":\($0)" } ?? "") + ": " + message }
+    package var description: String { path + (line.map { ":\($0)" } ?? "") + ": " + message }
 }
 
 /// What an import wrote.
-public struct ImportReport: Sendable {
+package struct ImportReport: Sendable {
     /// Posts written, drafts among them.
-    public var postCount = 0
+    package var postCount = 0
     /// Drafts among the posts.
-    public var draftCount = 0
+    package var draftCount = 0
     /// Pages written.
-    public var pageCount = 0
+    package var pageCount = 0
     /// Files copied as they are (static files, and files of page bundles).
-    public var copiedFileCount = 0
+    package var copiedFileCount = 0
     /// Old addresses that became `aliases:` (redirect pages).
-    public var aliasCount = 0
+    package var aliasCount = 0
     /// What could not be converted, in file and line order.
-    public var notes: [ImportNote] = []
+    package var notes: [ImportNote] = []
 }
 
 /// An import that cannot start or finish: nothing is written.
-public struct ImportError: Error, Sendable, CustomStringConvertible {
+package struct ImportError: Error, Sendable, CustomStringConvertible {
     /// What is wrong.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// A post or page of the source site, on its way to the Tagflow site.

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import TagflowCore
 import TagflowMarkdown
 
@@ -9,18 +9,18 @@ import TagflowMarkdown
 /// tags and drafts; an address that changes becomes an `aliases:` entry, so published links keep
 /// working. What cannot be converted is left in the text as written and listed in the report
 /// with its file and line.
-public struct SiteImporter: Sendable {
+package struct SiteImporter: Sendable {
     /// What wrote the source site.
-    public let generator: SourceGenerator
+    package let generator: SourceGenerator
     /// The source site's folder.
-    public let source: URL
+    package let source: URL
     /// The folder to create: it must not exist, or be empty.
-    public let destination: URL
+    package let destination: URL
     /// The user's choices.
-    public let options: ImportOptions
+    package let options: ImportOptions
 
     /// Creates an importer.
-    public init(generator: SourceGenerator, source: URL, destination: URL, options: ImportOptions = ImportOptions()) {
+    package init(generator: SourceGenerator, source: URL, destination: URL, options: ImportOptions = ImportOptions()) {
         self.generator = generator
         self.source = source.standardizedFileURL
         self.destination = destination.standardizedFileURL
@@ -32,7 +32,7 @@ public struct SiteImporter: Sendable {
     /// - Returns: What was written, and the notes on what was not converted.
     /// - Throws: ``ImportError`` when the folders are wrong or a file cannot be read or written;
     ///   nothing is left at the destination then.
-    public func run() throws(ImportError) -> ImportReport {
+    package func run() throws(ImportError) -> ImportReport {
         try checkFolders()
         let files = SourceFiles(root: source)
         var plan: ImportPlan
