@@ -623,7 +623,7 @@ public struct SiteBuilder: Sendable {
                 path: file.path, bytes: file.byteCount, diagnostics: diagnostics, failure: failure,
                 key: renderer.key(of: job)?.description)
         }
-        await folders.finish()
+        folders.finish()
         context.timings.append(("render", (ContinuousClock.now - renderStart).seconds))
         let writeStart = ContinuousClock.now
         context.progress?.begin("write")

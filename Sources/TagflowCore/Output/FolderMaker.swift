@@ -25,8 +25,7 @@ final class FolderMaker: @unchecked Sendable {
     private let folders: [String?]
     private let made: UnsafeMutablePointer<Atomic<Bool>>
     private let threadCount = Atomic<Int>(0)
-    /// How many maker threads have ended, and the task waiting in ``finish()`` for the rest.
-    private let ends = Mutex<(count: Int, waiter: CheckedContinuation<Void, Never>?)>((0, nil))
+    private let ended = DispatchSemaphore(value: 0)
 
     /// Starts making `folders` in `folder` (an open folder's descriptor), on two threads.
     ///
@@ -52,7 +51,7 @@ final class FolderMaker: @unchecked Sendable {
                 while let batch = cursor.claim(fromEnd: fromEnd) {
                     for index in batch { make(index, in: folder) }
                 }
-                threadEnded()
+                ended.signal()
             }
             if didStart { started += 1 }
         }
@@ -74,32 +73,13 @@ final class FolderMaker: @unchecked Sendable {
         made[index].store(true, ordering: .releasing)
     }
 
-    /// Waits for the makers' threads to end, suspending the task rather than blocking its thread.
+    /// Waits for the makers' threads to end.
     ///
     /// Call it once, when every page is written, before the staging folder is swapped in or
     /// removed. By then each folder is made or noted, and the makers only go through the rest of
     /// the list.
-    func finish() async {
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            let started = threadCount.load(ordering: .acquiring)
-            let done = ends.withLock { ends in
-                if ends.count >= started { return true }
-                ends.waiter = waiter
-                return false
-            }
-            if done { waiter.resume() }
-        }
-    }
-
-    /// Notes a maker thread's end, and resumes ``finish()`` after the last one.
-    private func threadEnded() {
-        let waiter = ends.withLock { ends -> CheckedContinuation<Void, Never>? in
-            ends.count += 1
-            guard ends.count >= threadCount.load(ordering: .acquiring), let waiter = ends.waiter else { return nil }
-            ends.waiter = nil
-            return waiter
-        }
-        waiter?.resume()
+    func finish() {
+        for _ in 0..<threadCount.load(ordering: .acquiring) { ended.wait() }
     }
 
     private func make(_ index: Int, in folder: Int32) {

@@ -26,14 +26,14 @@ import Testing
 
     /// Every folder is made, a nested one before its parent's own job included; a page at the
     /// top has none.
-    @Test func makesEveryFolder() async throws {
+    @Test func makesEveryFolder() throws {
         let (staging, done) = try staging()
         defer { done() }
         let folders: [String?] = [
             nil, "tags", "page/2", "posts/a", "posts/b", nil, "tags/swift/page/2", "tags/swift", "tags/日本語",
         ]
         let maker = FolderMaker(folders: folders, in: staging.descriptor)
-        await maker.finish()
+        maker.finish()
         for (index, folder) in folders.enumerated() {
             #expect(maker.isMade(index) == (folder != nil))
             if let folder { #expect(exists(folder, in: staging), "\(folder)") }
@@ -41,7 +41,7 @@ import Testing
     }
 
     /// A folder a page thread made (and noted) first is skipped: the maker does not make it again.
-    @Test func skipsTheFoldersOfPagesWrittenFirst() async throws {
+    @Test func skipsTheFoldersOfPagesWrittenFirst() throws {
         let (staging, done) = try staging()
         defer { done() }
         nonisolated(unsafe) var bodies: [@Sendable () -> Void] = []
@@ -53,13 +53,13 @@ import Testing
         maker.noteMade(1)
         #expect(maker.isMade(1))
         for body in bodies { body() }
-        await maker.finish()
+        maker.finish()
         #expect(exists("posts/a", in: staging) && exists("posts/c", in: staging))
         #expect(!exists("posts/b", in: staging))
     }
 
     /// With one of its two threads refused, the other makes every folder.
-    @Test func oneThreadMakesEveryFolderWhenTheOtherIsRefused() async throws {
+    @Test func oneThreadMakesEveryFolderWhenTheOtherIsRefused() throws {
         let (staging, done) = try staging()
         defer { done() }
         let folders = (0..<200).map { "posts/p\($0)" }
@@ -67,18 +67,18 @@ import Testing
         let maker = FolderMaker(folders: folders, in: staging.descriptor) { body in
             started.add(1, ordering: .relaxed).oldValue == 0 && ParallelMap.startThread(body)
         }
-        await maker.finish()
+        maker.finish()
         #expect(folders.allSatisfy { exists($0, in: staging) })
     }
 
     /// Without threads (the system refused them) nothing is made ahead, and every page's write
     /// makes its folder, also when told the folder is made and it is not.
-    @Test func withoutAThreadEachPageMakesItsFolder() async throws {
+    @Test func withoutAThreadEachPageMakesItsFolder() throws {
         let (staging, done) = try staging()
         defer { done() }
         let maker = FolderMaker(folders: ["posts/a", "tags/swift/page/2"], in: staging.descriptor) { _ in false }
         #expect(!maker.isMade(0) && !maker.isMade(1))
-        await maker.finish()
+        maker.finish()
         let pages = [
             (OutputFile(path: "posts/a/index.html", text: "a"), false),
             (OutputFile(path: "tags/swift/page/2/index.html", text: "page 2"), true),
