@@ -73,12 +73,7 @@ struct SeriesIndex: Sendable {
         var slugs: [TagKey: (slug: Slug, takenBy: TagKey?)] = [:]
         for key in keys.sorted() {
             let base = Slug(from: key.rawValue)
-            var slug = base
-            var suffix = 2
-            while owners[slug] != nil {
-                slug = Slug(rawValue: "\(base.rawValue)-\(suffix)")
-                suffix += 1
-            }
+            let slug = base.numbered { owners[$0] != nil }
             slugs[key] = (slug, slug == base ? nil : owners[base])
             owners[slug] = key
         }

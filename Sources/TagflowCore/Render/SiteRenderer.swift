@@ -395,20 +395,25 @@ struct SiteRenderer: Sendable {
     /// Whether the site has the generated archive: a page of its own at `/archive/` (an archive
     /// the author wrote, say) takes the address instead.
     var hasArchive: Bool {
-        !site.pages.contains { $0.slug.rawValue == "archive" }
+        !sitePageTakes("archive")
+    }
+
+    /// Whether a page of the site's own has the slug `name`, and so takes the top-level address a
+    /// generated list (`/archive/`, `/series/`, `/categories/`) would have.
+    private func sitePageTakes(_ name: String) -> Bool {
+        site.pages.contains { $0.slug.rawValue == name }
     }
 
     /// Whether the site has the generated list of series: only when a post is in one, and a page
     /// of its own at `/series/` takes the address instead, as for ``hasArchive``.
     var hasSeriesList: Bool {
-        !series.series.isEmpty && !site.pages.contains { $0.slug.rawValue == "series" }
+        !series.series.isEmpty && !sitePageTakes("series")
     }
 
     /// Whether another taxonomy has its generated list (`/categories/`): only when a post gives
     /// it a name, and a page of the site at that address takes it instead.
     func hasTermList(_ taxonomy: Int) -> Bool {
-        let name = site.config.taxonomies[taxonomy].name
-        return !site.termTaxonomies[taxonomy].tags.isEmpty && !site.pages.contains { $0.slug.rawValue == name }
+        !site.termTaxonomies[taxonomy].tags.isEmpty && !sitePageTakes(site.config.taxonomies[taxonomy].name)
     }
 
     /// Renders every page and asset.

@@ -13,6 +13,18 @@ package struct Slug: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Wraps text that is already a slug.
     package init(rawValue: String) { self.rawValue = rawValue }
 
+    /// This slug, or if it is taken the first of `-2`, `-3`… after it that is not: how two names
+    /// that make one slug each keep a URL of their own.
+    func numbered(isTaken: (Slug) -> Bool) -> Slug {
+        var slug = self
+        var suffix = 2
+        while isTaken(slug) {
+            slug = Slug(rawValue: "\(rawValue)-\(suffix)")
+            suffix += 1
+        }
+        return slug
+    }
+
     /// Makes a slug from a name.
     ///
     /// ```swift

@@ -231,24 +231,19 @@ package struct Taxonomy: Sendable, Hashable {
             let key = tag.key
             let base = tag.base ?? Slug(from: tag.name)
             baseSlugs.append(base)
-            var slug = base
-            var suffix = 2
-            while let owner = usedSlugs[slug] {
-                if suffix == 2 {
-                    let earliest = tag.postIndices.last.map { posts[$0] }
-                    diagnostics.append(
-                        Diagnostic(
-                            .warning,
-                            TagflowError(
-                                location: earliest.map { field.location(in: $0) },
-                                step: "taxonomy",
-                                message:
-                                    "\(field.noun) '\(owner.rawValue)' and '\(key.rawValue)' would share \(field.path(of: base)); "
-                                    + "'\(key.rawValue)' uses a numbered URL instead",
-                                hint: "rename one of the \(field.noun) if you want a clean URL for both")))
-                }
-                slug = Slug(rawValue: "\(base.rawValue)-\(suffix)")
-                suffix += 1
+            let slug = base.numbered { usedSlugs[$0] != nil }
+            if slug != base, let owner = usedSlugs[base] {
+                let earliest = tag.postIndices.last.map { posts[$0] }
+                diagnostics.append(
+                    Diagnostic(
+                        .warning,
+                        TagflowError(
+                            location: earliest.map { field.location(in: $0) },
+                            step: "taxonomy",
+                            message:
+                                "\(field.noun) '\(owner.rawValue)' and '\(key.rawValue)' would share \(field.path(of: base)); "
+                                + "'\(key.rawValue)' uses a numbered URL instead",
+                            hint: "rename one of the \(field.noun) if you want a clean URL for both")))
             }
             usedSlugs[slug] = key
             tags.append(TagInfo(key: key, name: tag.name, slug: slug, postIndices: tag.postIndices))
