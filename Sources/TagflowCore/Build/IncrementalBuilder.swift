@@ -46,8 +46,12 @@ package actor IncrementalBuilder {
         var files: [String: ContentLoader.LoadedFile]
         /// The listing's own diagnostics (link loops, unreadable folders).
         var listingDiagnostics: [Diagnostic]
-        /// Warnings about static files that pages replace.
-        var staticPaths: Set<String>
+        /// The output folder.
+        var writer: OutputWriter
+        /// The static files and page bundles' files the output holds, and where each bundle's
+        /// file comes from (for messages): copied by the full build, the same until the next.
+        var staticFiles: [(source: URL, path: String)]
+        var bundleSources: [String: String]
         /// The renderer of the output, whose summaries and tag lists a rebuild reuses. (A rebuild
         /// changes it in place before it renders; after a failed one, `needsAssembly` is set and
         /// the next rebuild reuses it only by key.)
@@ -60,12 +64,8 @@ package actor IncrementalBuilder {
         var taxonomyDiagnostics: [Diagnostic]
         /// Where each published post is in the site, by source path.
         var postIndices: [String: Int]
-        /// Every page job of the output, with its file and key.
-        var plan: [Planned]
-        /// Each page in the output folder: its key and size.
-        var pages: [String: (key: Digest?, bytes: Int)]
-        /// Files that are not pages (assets, static files): how many, how many are HTML, their bytes.
-        var otherFiles: (count: Int, html: Int, bytes: Int)
+        /// What the output folder holds: every page, with its key and size, and the assets.
+        var written: RenderPass.Written
         /// False once a write failed part way: the folder is then part old, part new.
         var isUsable = true
         /// True after a failed rebuild: the files table then holds versions the renderer has not
@@ -83,12 +83,6 @@ package actor IncrementalBuilder {
             fileDiagnostics[path] = diagnostics.isEmpty ? nil : diagnostics
             if case .failed? = file?.content { brokenFiles.insert(path) } else { brokenFiles.remove(path) }
         }
-    }
-
-    private struct Planned: Sendable {
-        var job: SiteRenderer.Job
-        var path: String
-        var key: Digest?
     }
 
     /// Creates a builder that owns `output`.
@@ -160,35 +154,30 @@ package actor IncrementalBuilder {
         timings.append(("taxonomy", (ContinuousClock.now - taxonomyStart).seconds))
         let writer = OutputWriter(target: output)
         try writer.validate(siteRoot: siteRoot, sourceFolders: SiteBuilder.sourceFolders(context.config))
-        let staticPaths = Set(context.staticFiles.map(\.path))
         // Counts in posts' tag lists count in the keys once a page shows one.
-        let written = try await SiteBuilder.renderAndWrite(
+        var (written, renderer) = try await SiteBuilder.writeNewFolder(
             &context, writer: writer, inputs: nil, digests: Self.digests(of: site, table), tagCountReads: NameReads())
-        var renderer = written.renderer
         renderer.updateKeysForShownCounts()
-        let plan = Self.plan(renderer)
-        var pages: [String: (key: Digest?, bytes: Int)] = [:]
-        let sizes = written.pageSizes
-        for planned in plan { pages[planned.path] = (planned.key, sizes[planned.path] ?? 0) }
-        let pageBytes = pages.values.reduce(0) { $0 + $1.bytes }
-        let pageHTML = pages.keys.filter { $0.hasSuffix(".html") }.count
+        written.pages = RenderPlan(renderer, sameJobsAs: written.pages).pages
         state = State(
-            context: setup, loader: loader, files: table, listingDiagnostics: listing.diagnostics,
-            staticPaths: staticPaths, renderer: renderer,
+            context: setup, loader: loader, files: table, listingDiagnostics: listing.diagnostics, writer: writer,
+            staticFiles: context.staticFiles, bundleSources: context.bundleSources, renderer: renderer,
             heldBack: context.heldBack, duplicateDiagnostics: duplicateDiagnostics,
-            taxonomyDiagnostics: taxonomyDiagnostics,
-            postIndices: Self.postIndices(site), plan: plan, pages: pages,
-            otherFiles: (
-                written.files - pages.count + context.staticFiles.count, written.pages - pageHTML,
-                written.bytes - pageBytes
-            ))
+            taxonomyDiagnostics: taxonomyDiagnostics, postIndices: Self.postIndices(site), written: written)
         for file in files { state?.update(file.path, file) }
-        return BuildReport(
-            output: output, pageCount: written.pages, fileCount: written.files + context.staticFiles.count,
-            byteCount: written.bytes, postCount: site.posts.count, tagCount: site.taxonomy.tags.count,
-            warnings: context.diagnostics.filter { $0.severity == .warning }.sortedForDisplay(),
-            timings: timings + context.timings, seconds: (ContinuousClock.now - start).seconds,
-            heldBack: context.heldBack)
+        return report(written, context: context, site: site, timings: timings + context.timings, start: start)
+    }
+
+    /// The report of a build that left `written` in the output.
+    private func report(
+        _ written: RenderPass.Written, context: BuildContext, site: Site, timings: [(String, Double)],
+        start: ContinuousClock.Instant
+    ) -> BuildReport {
+        BuildReport(
+            output: output, pageCount: written.htmlCount, fileCount: written.fileCount + context.staticFiles.count,
+            byteCount: written.byteCount, postCount: site.posts.count, tagCount: site.taxonomy.tags.count,
+            warnings: context.diagnostics.filter { $0.severity == .warning }.sortedForDisplay(), timings: timings,
+            seconds: (ContinuousClock.now - start).seconds, heldBack: context.heldBack)
     }
 
     /// Makes the site from its files as a full build does (drafts, duplicate slugs, sorting,
@@ -206,23 +195,6 @@ package actor IncrementalBuilder {
         return (site, duplicates, taxonomyDiagnostics)
     }
 
-    private static func plan(_ renderer: SiteRenderer) -> [Planned] {
-        let jobs = renderer.jobs
-        return zip(jobs, renderer.keys(of: jobs)).map { job, key in
-            Planned(job: job, path: renderer.outputPath(of: job), key: key)
-        }
-    }
-
-    /// A plan made next to the one it follows.
-    private struct Replan {
-        var plan: [Planned]
-        /// The pages to render: new, or with another key.
-        var stale: [Planned]
-        /// Pages the earlier plan did not have, and those it had that are gone.
-        var appeared: Set<String>
-        var gone: Set<String>
-    }
-
     /// The plan of a renderer whose posts and pages kept their slugs and places, made from the plan
     /// it follows.
     ///
@@ -235,8 +207,8 @@ package actor IncrementalBuilder {
     ///   - previous: The plan of the site before the edit.
     ///   - previousTags: The taxonomy `previous` was planned from.
     /// - Returns: `nil` when a page that is not a tag page is not the same job.
-    private static func replan(_ renderer: SiteRenderer, after previous: [Planned], previousTags: Taxonomy)
-        -> Replan?
+    private static func replan(_ renderer: SiteRenderer, after previous: [PlannedPage], previousTags: Taxonomy)
+        -> RenderPlan?
     {
         // Where the earlier pages are in `previous`: each tag's by page number, and the others.
         var tagPages: [[Int]] = Array(repeating: [], count: previousTags.tags.count)
@@ -254,8 +226,8 @@ package actor IncrementalBuilder {
         }
         var kept = Array(repeating: false, count: previous.count)
         var nextOther = 0
-        var replan = Replan(plan: [], stale: [], appeared: [], gone: [])
-        replan.plan.reserveCapacity(previous.count)
+        var replan = RenderPlan(pages: [], stale: [], appeared: [])
+        replan.pages.reserveCapacity(previous.count)
         let tags = renderer.site.taxonomy.tags
         let jobs = renderer.jobs
         for (job, key) in zip(jobs, renderer.keys(of: jobs)) {
@@ -278,23 +250,24 @@ package actor IncrementalBuilder {
                 earlier = others[nextOther]
                 nextOther += 1
             }
-            let planned: Planned
+            let key = key?.value
             if let earlier {
                 kept[earlier] = true
-                planned = Planned(job: job, path: previous[earlier].path, key: key)
-                if key == nil || previous[earlier].key != key { replan.stale.append(planned) }
+                let page = previous[earlier]
+                if key == nil || page.key != key { replan.stale.append(replan.pages.count) }
+                replan.pages.append(PlannedPage(job: job, path: page.path, key: key, bytes: page.bytes))
             } else {
-                planned = Planned(job: job, path: renderer.outputPath(of: job), key: key)
-                replan.appeared.insert(planned.path)
-                replan.stale.append(planned)
+                let path = renderer.outputPath(of: job)
+                replan.appeared?.insert(path)
+                replan.stale.append(replan.pages.count)
+                replan.pages.append(PlannedPage(job: job, path: path, key: key))
             }
-            replan.plan.append(planned)
         }
         guard nextOther == others.count else { return nil }
         // A tag's page can take a path another tag left.
         let left = Set(previous.indices.lazy.filter { !kept[$0] }.map { previous[$0].path })
-        replan.gone = left.subtracting(replan.appeared)
-        replan.appeared.subtract(left)
+        replan.gone = left.subtracting(replan.appeared ?? [])
+        replan.appeared?.subtract(left)
         return replan
     }
 
@@ -333,13 +306,9 @@ package actor IncrementalBuilder {
 
         let assembleStart = ContinuousClock.now
         let renderer: SiteRenderer
-        let plan: [Planned]
-        var gone: Set<String> = []
+        let plan: RenderPlan
         var taxonomyDiagnostics = state.taxonomyDiagnostics
         var assembled: (duplicates: [Diagnostic], postIndices: [String: Int])?
-        var previousTags: Taxonomy?
-        // The pages to render, when the plan was compared with the earlier one as it was made.
-        var replannedStale: [Planned]?
         if let replacements, !replacements.retags {
             // Same order, same tags: the site keeps its shape, and only the edited posts' pages and
             // the lists that show them can change.
@@ -347,10 +316,9 @@ package actor IncrementalBuilder {
             // renderer by key only), and one that gives up is a full build.
             state.renderer.replace(replacements.posts)
             renderer = state.renderer
-            plan = zip(state.plan, renderer.keys(of: state.plan.lazy.map(\.job))).map { planned, key in
-                Planned(job: planned.job, path: planned.path, key: key)
-            }
+            plan = RenderPlan(renderer, sameJobsAs: state.written.pages)
         } else {
+            var previousTags: Taxonomy?
             if let replacements {
                 // Same order, other tags: the taxonomy is counted again for the tags the edited
                 // posts list, and what the edit did not reach is kept.
@@ -376,17 +344,9 @@ package actor IncrementalBuilder {
                 ).prepared(digests: Self.digests(of: site, state.files), reusing: state.renderer)
                 assembled = (duplicates, Self.postIndices(site))
             }
-            let appeared: Set<String>
-            if let previousTags, let replan = Self.replan(renderer, after: state.plan, previousTags: previousTags) {
-                (plan, replannedStale, appeared, gone) = (replan.plan, replan.stale, replan.appeared, replan.gone)
-            } else {
-                plan = Self.plan(renderer)
-                let paths = Set(plan.map(\.path))
-                gone = Set(state.pages.keys).subtracting(paths)
-                appeared = paths.subtracting(state.pages.keys)
-            }
-            // A page that appears where a static file lives is the full build's error to report.
-            guard !OutputCollisions.collide(appeared, withStatic: state.staticPaths) else { return nil }
+            plan =
+                previousTags.flatMap { Self.replan(renderer, after: state.written.pages, previousTags: $0) }
+                ?? RenderPlan(renderer, comparedWith: state.written.recordsByPath)
         }
         if assembled == nil {
             // What assembling the site would have said; a new assembly says it by itself.
@@ -396,63 +356,34 @@ package actor IncrementalBuilder {
         }
         let assembleSeconds = (ContinuousClock.now - assembleStart).seconds
 
-        let renderStart = ContinuousClock.now
-        let stale: [Planned]
-        if let replannedStale {
-            stale = replannedStale
-        } else if let replacements, !replacements.retags {
-            // The same jobs in the same order: compare with the keys written.
-            stale = zip(plan, state.plan).filter { new, old in new.key == nil || new.key != old.key }.map(\.0)
-        } else {
-            stale = plan.filter { planned in planned.key == nil || state.pages[planned.path]?.key != planned.key }
+        // The output's static files, which pages must not collide with.
+        context.staticFiles = state.staticFiles
+        context.bundleSources = state.bundleSources
+        let written: RenderPass.Written
+        do throws(RenderPass.Failure) {
+            written = try await RenderPass.run(
+                renderer, plan, into: InPlaceSink(writer: state.writer, inputs: nil), &context)
+        } catch {
+            // Part old, part new: only a full build can say what the folder holds.
+            if error.outputChanged { state.isUsable = false }
+            throw error.build
         }
-        let pageRenderer = renderer
-        let rendered = await ParallelMap.map(stale.map(\.job)) { pageRenderer.render($0) }
         // A page showed a tag's count in a post's tag list for the first time: the keys left the
         // counts out, so pages that were not rendered again may show old counts.
         if renderer.keys?.countsShown == false, renderer.countsShown { return nil }
-        context.diagnostics += rendered.flatMap(\.diagnostics)
-        try context.failIfNeeded()
-        let renderSeconds = (ContinuousClock.now - renderStart).seconds
-
-        let writeStart = ContinuousClock.now
-        let output = self.output
-        let failures = await ParallelMap.mapWaitingOnFiles(rendered.map(\.file)) { file in
-            OutputWriter.replaceFile(file, in: output).map { (file.path, $0) }
-        }
-        for path in gone { OutputWriter.removeFile(path, in: output) }
-        if let (path, failure) = failures.compactMap({ $0 }).first {
-            // The folder is now part old, part new: only a full build can say what it holds.
-            state.isUsable = false
-            throw OutputWriter.writeFailure(path, failure, in: output)
-        }
-        for path in gone { state.pages[path] = nil }
-        for (planned, result) in zip(stale, rendered) {
-            state.pages[planned.path] = (planned.key, result.file.byteCount)
-        }
+        state.written = written
         state.renderer = renderer
-        state.plan = plan
         state.taxonomyDiagnostics = taxonomyDiagnostics
         if let assembled {
             state.duplicateDiagnostics = assembled.duplicates
             state.postIndices = assembled.postIndices
             state.heldBack = context.heldBack
         }
-        let writeSeconds = (ContinuousClock.now - writeStart).seconds
-
-        let pageHTML = state.pages.keys.filter { $0.hasSuffix(".html") }.count
-        var report = BuildReport(
-            output: output, pageCount: pageHTML + state.otherFiles.html,
-            fileCount: state.pages.count + state.otherFiles.count,
-            byteCount: state.pages.values.reduce(0) { $0 + $1.bytes } + state.otherFiles.bytes,
-            postCount: renderer.site.posts.count, tagCount: renderer.site.taxonomy.tags.count,
-            warnings: context.diagnostics.filter { $0.severity == .warning }.sortedForDisplay(),
-            timings: [
-                ("content", contentSeconds), ("assemble", assembleSeconds), ("render", renderSeconds),
-                ("write", writeSeconds),
-            ],
-            seconds: (ContinuousClock.now - start).seconds, heldBack: state.heldBack)
-        report.rewrittenFileCount = rendered.count
+        context.heldBack = state.heldBack
+        var report = report(
+            written, context: context, site: renderer.site,
+            timings: [("content", contentSeconds), ("assemble", assembleSeconds)] + context.timings, start: start)
+        report.rewrittenFileCount = written.rewritten
         if replacements != nil { inPlaceRebuildCount += 1 }
         return report
     }

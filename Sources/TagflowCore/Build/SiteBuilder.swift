@@ -32,7 +32,7 @@ public struct SiteBuilder: Sendable {
         self.progress = progress
     }
 
-    /// The steps up to and including rendering, in order.
+    /// The steps up to rendering, in order.
     package var steps: [BuildStep] {
         [
             .step("config", Self.readConfig),
@@ -41,7 +41,6 @@ public struct SiteBuilder: Sendable {
             .step("plugins") { [plugins] context throws(BuildFailure) in try Self.installPlugins(plugins, &context) },
             .step("content", Self.loadContent),
             .step("taxonomy") { context throws(BuildFailure) in _ = try Self.assemble(&context) },
-            .step("render", Self.render),
         ]
     }
 
@@ -50,7 +49,9 @@ public struct SiteBuilder: Sendable {
     /// - Returns: The context after rendering, with the files and the warnings.
     /// - Throws: ``BuildFailure`` with every error found.
     package func run() async throws(BuildFailure) -> BuildContext {
-        try await run(steps)
+        var context = try await run(steps)
+        try await Self.renderIntoMemory(&context)
+        return context
     }
 
     private func run(_ steps: [BuildStep]) async throws(BuildFailure) -> BuildContext {
@@ -79,7 +80,7 @@ public struct SiteBuilder: Sendable {
         defer { withExtendedLifetime(lock) {} }
         let cache = BuildCache(siteRoot: siteRoot)
         var inputs: (all: Digest, frame: Digest)?
-        var previous: [String: BuildCache.PageRecord]?
+        var previous: [String: PageRecord]?
         var digestsAfterLoading = false
         if options.useCache {
             progress?.begin("cache")
@@ -123,11 +124,10 @@ public struct SiteBuilder: Sendable {
             }
         }
         var context: BuildContext
-        let written: Written
+        let written: RenderPass.Written
+        let renderer: SiteRenderer
         do {
-            // Every step but rendering; pages are then rendered straight into the staging folder,
-            // so a build never holds the whole site in memory.
-            context = try await run(steps.filter { $0.name != "render" })
+            context = try await run(steps)
             if digestsAfterLoading, let content = context.contentInputs {
                 inputs = await BuildInputs.digest(
                     siteRoot: siteRoot, config: context.config, options: options, plugins: plugins.map(\.name),
@@ -136,13 +136,11 @@ public struct SiteBuilder: Sendable {
             let writer = OutputWriter(target: target(output, context.config))
             try writer.validate(siteRoot: siteRoot, sourceFolders: Self.sourceFolders(context.config))
             let digests = ContentDigests(site: context.site) { [context] in context.contentDigests[$0] }
-            if let previous, let inputs,
-                let updated = try await Self.updateInPlace(
+            if let previous, let inputs {
+                (written, renderer) = try await Self.updateInPlace(
                     &context, writer: writer, inputs: inputs.all.description, digests: digests, previous: previous)
-            {
-                written = updated
             } else {
-                written = try await Self.renderAndWrite(
+                (written, renderer) = try await Self.writeNewFolder(
                     &context, writer: writer, inputs: inputs?.all.description, digests: options.useCache ? digests : nil
                 )
             }
@@ -150,11 +148,12 @@ public struct SiteBuilder: Sendable {
             if options.useCache { cache.clear() }
             throw error
         }
+        let target = target(output, context.config)
         var report = BuildReport(
-            output: written.output,
-            pageCount: written.pages,
-            fileCount: written.files + context.staticFiles.count,
-            byteCount: written.bytes,
+            output: target,
+            pageCount: written.htmlCount,
+            fileCount: written.fileCount + context.staticFiles.count,
+            byteCount: written.byteCount,
             postCount: context.site?.posts.count ?? 0,
             tagCount: context.site?.taxonomy.tags.count ?? 0,
             warnings: context.diagnostics.filter { $0.severity == .warning }.sortedForDisplay(),
@@ -168,24 +167,25 @@ public struct SiteBuilder: Sendable {
                     BuildCache.Manifest(
                         format: BuildCache.formatVersion, tagflow: TagflowVersion.current,
                         inputs: inputs.all.description, frame: inputs.frame.description,
-                        output: written.output.path, pages: report.pageCount, files: report.fileCount,
+                        output: target.path, pages: report.pageCount, files: report.fileCount,
                         bytes: report.byteCount, posts: report.postCount, tags: report.tagCount,
                         warnings: report.warnings.map(BuildCache.Warning.init), drafts: context.heldBack.drafts,
                         scheduled: context.heldBack.scheduled,
                         scheduledUntil: context.heldBack.nextScheduled?.secondsSince1970))
-                cache.writePages(written.pageRecords)
+                cache.writePages(written.records)
             } else {
                 cache.clear()
             }
         }
-        ReleaseLater.release(Finished(context: consume context, written: consume written))
+        ReleaseLater.release(Finished(context: consume context, written: consume written, renderer: consume renderer))
         return report
     }
 
     /// What a build holds when it is done, released with ``ReleaseLater``.
     private struct Finished: Sendable {
         let context: BuildContext
-        let written: Written
+        let written: RenderPass.Written
+        let renderer: SiteRenderer
     }
 
     /// Locks the folder a build will write: `output`, or the one `site.yml` names (read here, and
@@ -558,222 +558,82 @@ public struct SiteBuilder: Sendable {
         return diagnostics
     }
 
-    /// What ``renderAndWrite(_:writer:inputs:)`` wrote.
-    struct Written: Sendable {
-        var output: URL
-        var pages = 0
-        var files = 0
-        var bytes = 0
-        /// The renderer, with what it prepared (for ``IncrementalBuilder`` to reuse).
-        var renderer: SiteRenderer
-        /// Each page's output path and bytes, in the build's order of pages.
-        var pageList: [(path: String, bytes: Int)]
-        /// Bytes of each page, by output path (made when asked: only `tagflow serve` asks).
-        var pageSizes: [String: Int] { Dictionary(pageList, uniquingKeysWith: { first, _ in first }) }
-        /// Each page's output path, key and size, in the build's order of pages, when the
-        /// renderer had keys.
-        var pageRecords: [(path: String, record: BuildCache.PageRecord)] = []
-        /// How many files an update in place wrote (`nil` for a whole new folder).
-        var rewritten: Int?
-    }
+    // MARK: Rendering
 
-    /// Renders every page into a staging folder and swaps it in.
-    ///
-    /// Pages are written as they are rendered (in parallel), then the assets and static files; on
-    /// any error the staging folder is removed and the previous output stays. Timed as `render`
-    /// (pages) and `write` (the rest and the swap).
-    static func renderAndWrite(
-        _ context: inout BuildContext, writer: OutputWriter, inputs: String?, digests: ContentDigests? = nil,
-        tagCountReads: NameReads? = nil
-    ) async throws(BuildFailure) -> Written {
+    /// The renderer of the site the steps made.
+    static func renderer(_ context: BuildContext, tagCountReads: NameReads? = nil) -> SiteRenderer {
         guard let site = context.site, let theme = context.theme else {
-            // The steps before stop with their own errors when either is missing.
+            // The steps stop with their own errors when either is missing.
             preconditionFailure("rendering without content or templates")
         }
-        let renderStart = ContinuousClock.now
-        context.progress?.begin("render")
-        let staging = try writer.beginStaging()
-        let unprepared = SiteRenderer(
+        return SiteRenderer(
             site: site, theme: theme, hooks: context.plugins,
             images: ContentImages(staticFiles: context.staticFiles, config: site.config), tagCountReads: tagCountReads)
-        let jobs = unprepared.jobs
-        // The folders are made while the summaries are prepared and the pages rendered.
-        let folders = FolderMaker(
-            folders: jobs.map { OutputWriter.folder(of: Routes.file(for: unprepared.path(of: $0))) },
-            in: staging.descriptor)
-        let renderer = await unprepared.prepared(digests: digests)
-        let progress = context.progress
-        progress?.setTotal(jobs.count)
-        struct Page: Sendable {
-            var path: String
-            var bytes: Int
-            var diagnostics: [Diagnostic]
-            var failure: CocoaError?
-            /// The page's key, printed here rather than after the pages, on one core.
-            var key: String?
-        }
-        // Each job also writes its page: see ``ParallelMap/mapWaitingOnFiles(_:threadCount:startThread:_:)``.
-        let pages = await ParallelMap.mapWaitingOnFiles(Array(jobs.indices)) { index in
-            defer { progress?.advance() }
-            let job = jobs[index]
-            let (file, diagnostics) = renderer.render(job)
-            let failure = OutputWriter.writeFile(file, into: staging, folderIsMade: folders.isMade(index))
-            folders.noteMade(index)
-            return Page(
-                path: file.path, bytes: file.byteCount, diagnostics: diagnostics, failure: failure,
-                key: renderer.key(of: job)?.description)
-        }
-        folders.finish()
-        context.timings.append(("render", (ContinuousClock.now - renderStart).seconds))
-        let writeStart = ContinuousClock.now
-        context.progress?.begin("write")
-        context.diagnostics += pages.flatMap(\.diagnostics)
-        let staticPaths = Set(context.staticFiles.map(\.path))
-        let allAssets = renderer.assets
-        context.diagnostics += OutputCollisions.problems(
-            staticPaths: staticPaths, generated: pages.lazy.map(\.path) + allAssets.map(\.path),
-            replaceable: Set(allAssets.map(\.path)), source: context.staticSource, noun: context.staticNoun)
-        let assets = allAssets.filter { !staticPaths.contains($0.path) }
-        var failed = pages.lazy.compactMap { page in page.failure.map { (page.path, $0) } }.first
-        for asset in assets {
-            if let failure = OutputWriter.writeFile(asset, into: staging) { failed = (asset.path, failure) }
-        }
-        do throws(BuildFailure) {
-            if let (path, failure) = failed {
-                throw OutputWriter.writeFailure(path, failure, in: writer.target)
-            }
-            try context.failIfNeeded()
-        } catch {
-            OutputWriter.removeTree(staging.url)
-            throw error
-        }
-        try writer.finish(staging, staticFiles: context.staticFiles, inputs: inputs)
-        context.timings.append(("write", (ContinuousClock.now - writeStart).seconds))
-        return Written(
-            output: writer.target,
-            pages: pages.filter { $0.path.hasSuffix(".html") }.count
-                + assets.filter { $0.path.hasSuffix(".html") }.count,
-            files: pages.count + assets.count,
-            bytes: pages.reduce(0) { $0 + $1.bytes } + assets.reduce(0) { $0 + $1.byteCount },
-            renderer: renderer,
-            pageList: pages.map { ($0.path, $0.bytes) },
-            pageRecords: Self.records(pages.lazy.map { ($0.path, $0.key, $0.bytes) }))
     }
 
-    /// Page records for the cache; none unless every page has a key.
-    private static func records(
-        _ pages: some Collection<(path: String, key: String?, bytes: Int)>
-    ) -> [(path: String, record: BuildCache.PageRecord)] {
-        var records: [(path: String, record: BuildCache.PageRecord)] = []
-        records.reserveCapacity(pages.count)
-        for page in pages {
-            guard let key = page.key else { return [] }
-            records.append((page.path, BuildCache.PageRecord(key: key, bytes: page.bytes)))
+    /// Renders every page and asset into ``BuildContext/files``, writing nothing: `tagflow check`.
+    static func renderIntoMemory(_ context: inout BuildContext) async throws(BuildFailure) {
+        let renderer = await renderer(context).prepared()
+        do throws(RenderPass.Failure) {
+            context.files = try await RenderPass.run(
+                renderer, RenderPlan(everyPageOf: renderer), into: MemorySink(), &context
+            ).files
+        } catch {
+            throw error.build
         }
-        return records
+    }
+
+    /// Renders every page into a staging folder and swaps it in; on any error the previous output
+    /// stays.
+    ///
+    /// - Parameters:
+    ///   - context: The build, with its site, templates and static files.
+    ///   - writer: The output folder.
+    ///   - inputs: The digest to record in the output's marker (``BuildCache``).
+    ///   - digests: The source files' digests, for the pages' keys (the cached build and `serve`
+    ///     record them).
+    ///   - tagCountReads: See ``SiteRenderer/init(site:theme:hooks:images:tagCountReads:)``.
+    /// - Returns: What was written, and the prepared renderer.
+    /// - Throws: ``BuildFailure`` with every error found.
+    static func writeNewFolder(
+        _ context: inout BuildContext, writer: OutputWriter, inputs: String?, digests: ContentDigests?,
+        tagCountReads: NameReads? = nil
+    ) async throws(BuildFailure) -> (RenderPass.Written, SiteRenderer) {
+        let unprepared = renderer(context, tagCountReads: tagCountReads)
+        // The pages' folders are made while the renderer prepares the summaries and tag lists.
+        let sink = try StagingSink(
+            writer: writer, inputs: inputs, paths: unprepared.jobs.lazy.map(unprepared.outputPath(of:)))
+        let renderer = await unprepared.prepared(digests: digests)
+        do throws(RenderPass.Failure) {
+            return (
+                try await RenderPass.run(renderer, RenderPlan(everyPageOf: renderer), into: sink, &context), renderer
+            )
+        } catch {
+            throw error.build
+        }
     }
 
     /// Brings the output folder of the last build up to date in place: renders only the pages
-    /// whose keys differ from the ones recorded, replaces each of those files atomically, and
+    /// whose keys differ from the recorded ones, replaces each of their files atomically, and
     /// deletes the pages that are gone.
     ///
     /// For a build whose settings, templates, static files, fonts, options and plugins are the
     /// ones the folder was built with (``BuildInputs``' frame), so that a page with an unchanged
-    /// key has unchanged bytes. Everything is rendered before the folder is touched, so a build
-    /// that fails leaves it as it was. While files are replaced the folder's marker records no
-    /// inputs: if the update stops half-way, the next build replaces the whole folder.
-    ///
-    /// - Returns: What the folder holds now; `nil` when the change needs a whole new folder (a
-    ///   page appears or disappears where a static file lives: which one wins is the full build's
-    ///   decision).
+    /// key has unchanged bytes. See ``InPlaceSink`` for what a failure leaves.
     static func updateInPlace(
         _ context: inout BuildContext, writer: OutputWriter, inputs: String, digests: ContentDigests,
-        previous: [String: BuildCache.PageRecord]
-    ) async throws(BuildFailure) -> Written? {
-        guard let site = context.site, let theme = context.theme else {
-            preconditionFailure("rendering without content or templates")
+        previous: [String: PageRecord]
+    ) async throws(BuildFailure) -> (RenderPass.Written, SiteRenderer) {
+        let renderer = await renderer(context).prepared(digests: digests)
+        do throws(RenderPass.Failure) {
+            let plan = RenderPlan(renderer, comparedWith: previous)
+            return (
+                try await RenderPass.run(renderer, plan, into: InPlaceSink(writer: writer, inputs: inputs), &context),
+                renderer
+            )
+        } catch {
+            throw error.build
         }
-        let renderStart = ContinuousClock.now
-        context.progress?.begin("render")
-        let renderer = await SiteRenderer(
-            site: site, theme: theme, hooks: context.plugins,
-            images: ContentImages(staticFiles: context.staticFiles, config: site.config)
-        ).prepared(digests: digests)
-        let jobs = renderer.jobs
-        let planned = zip(jobs, renderer.keys(of: jobs)).map { job, key in
-            (job: job, path: renderer.outputPath(of: job), key: key?.description)
-        }
-        let paths = Set(planned.map(\.path))
-        let staticPaths = Set(context.staticFiles.map(\.path))
-        let gone = Set(previous.keys).subtracting(paths)
-        let stale = planned.filter { $0.key == nil || previous[$0.path]?.key != $0.key }
-        let progress = context.progress
-        progress?.setTotal(stale.count)
-        let rendered = await ParallelMap.map(stale.map(\.job)) { job in
-            defer { progress?.advance() }
-            return renderer.render(job)
-        }
-        context.diagnostics += rendered.flatMap(\.diagnostics)
-        let assetPaths = Set(renderer.assets.map(\.path))
-        context.diagnostics += OutputCollisions.problems(
-            staticPaths: staticPaths, generated: paths.union(assetPaths), replaceable: assetPaths,
-            source: context.staticSource, noun: context.staticNoun)
-        try context.failIfNeeded()
-        // Assets depend only on the frame, but are few: rewrite any that differ.
-        let assets = renderer.assets.filter { !staticPaths.contains($0.path) }
-        let changedAssets = assets.filter { asset in
-            FileManager.default.contents(atPath: writer.target.path + "/" + asset.path).map { [UInt8]($0) }
-                != asset.contents
-        }
-        context.timings.append(("render", (ContinuousClock.now - renderStart).seconds))
-
-        let writeStart = ContinuousClock.now
-        context.progress?.begin("write")
-        writer.removeLeftovers()
-        try writer.forgetInputs()
-        let files = rendered.map(\.file) + changedAssets
-        let target = writer.target
-        let failures = await ParallelMap.mapWaitingOnFiles(files) { file in
-            OutputWriter.replaceFile(file, in: target).map { (file.path, $0) }
-        }
-        if let (path, failure) = failures.compactMap({ $0 }).first {
-            throw OutputWriter.writeFailure(path, failure, in: target)
-        }
-        for path in gone.sorted() { OutputWriter.removeFile(path, in: target) }
-        try writer.recordInputs(inputs)
-        context.timings.append(("write", (ContinuousClock.now - writeStart).seconds))
-
-        var sizes = Dictionary(
-            zip(stale.map(\.path), rendered.map(\.file.byteCount)), uniquingKeysWith: { a, _ in a })
-        for page in planned where sizes[page.path] == nil { sizes[page.path] = previous[page.path]?.bytes ?? 0 }
-        let htmlPages = planned.filter { $0.path.hasSuffix(".html") }.count
-        return Written(
-            output: target, pages: htmlPages + assets.filter { $0.path.hasSuffix(".html") }.count,
-            files: planned.count + assets.count,
-            bytes: sizes.values.reduce(0, +) + assets.reduce(0) { $0 + $1.byteCount },
-            renderer: renderer, pageList: planned.map { ($0.path, sizes[$0.path] ?? 0) },
-            pageRecords: records(planned.map { ($0.path, $0.key, sizes[$0.path] ?? 0) }),
-            rewritten: files.count)
-    }
-
-    static func render(_ context: inout BuildContext) async throws(BuildFailure) {
-        await finishLoadingTheme(&context)
-        guard let site = context.site, let theme = context.theme else { return }
-        let renderer = SiteRenderer(
-            site: site, theme: theme, hooks: context.plugins,
-            images: ContentImages(staticFiles: context.staticFiles, config: site.config))
-        let (files, diagnostics) = await renderer.render(progress: context.progress)
-        context.diagnostics += diagnostics
-        var rendered = files
-        let staticPaths = Set(context.staticFiles.map(\.path))
-        let assetPaths = Set(renderer.assets.map(\.path))
-        context.diagnostics += OutputCollisions.problems(
-            staticPaths: staticPaths, generated: files.map(\.path), replaceable: assetPaths,
-            source: context.staticSource, noun: context.staticNoun)
-        // A static file replaces a theme or plugin asset of the same path.
-        rendered.removeAll { staticPaths.contains($0.path) && assetPaths.contains($0.path) }
-        context.files = rendered
-        try context.failIfNeeded()
     }
 }
 

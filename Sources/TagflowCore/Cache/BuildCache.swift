@@ -76,12 +76,6 @@ struct BuildCache: Sendable {
     private var manifestURL: URL { folder.appendingPathComponent("manifest.json") }
     private var pagesURL: URL { folder.appendingPathComponent("pages.tsv") }
 
-    /// One page the last build wrote: the key of what it was made from, and its size.
-    struct PageRecord: Equatable, Sendable {
-        var key: String
-        var bytes: Int
-    }
-
     /// The pages of the last build, by output path (one `key<TAB>bytes<TAB>path` line each), when
     /// the manifest is also readable; a build reuses those whose key is unchanged.
     func readPages() -> [String: PageRecord]? {
@@ -89,29 +83,34 @@ struct BuildCache: Sendable {
         var pages: [String: PageRecord] = [:]
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count == 3, let bytes = Int(fields[1]), !fields[0].isEmpty, !fields[2].isEmpty else {
-                return nil
-            }
-            pages[String(fields[2])] = PageRecord(key: String(fields[0]), bytes: bytes)
+            guard fields.count == 3, let key = DigestValue(fields[0]), let bytes = Int(fields[1]), !fields[2].isEmpty
+            else { return nil }
+            pages[String(fields[2])] = PageRecord(key: key, bytes: bytes)
         }
         return pages.isEmpty ? nil : pages
     }
 
-    /// Replaces the page record (written beside, then renamed), one line per page in the order
-    /// given: the build's order of pages, the same for the same site.
+    /// Replaces the page record (written beside, then renamed).
+    ///
+    /// One line per page in the order given: the build's order of pages, the same for the same
+    /// site. Nothing is recorded unless every page has a key.
     func writePages(_ pages: [(path: String, record: PageRecord)]) {
         // Made as bytes, in the order given: with Foundation's `contains`, a sort by path, and
         // interpolation it was slow, on one core, at the end of a large build.
         // A path with a tab or a line break cannot be recorded; then none is, and the next
         // build renders every page.
-        guard !pages.contains(where: { $0.path.utf8.contains { $0 == 9 || $0 == 10 || $0 == 13 } }) else {
+        guard
+            !pages.contains(where: { $0.record.key == nil || $0.path.utf8.contains { $0 == 9 || $0 == 10 || $0 == 13 } }
+            )
+        else {
             try? FileManager.default.removeItem(at: pagesURL)
             return
         }
         var text: [UInt8] = []
         text.reserveCapacity(pages.count * 64)
         for (path, record) in pages {
-            text += record.key.utf8
+            guard let key = record.key else { continue }
+            text += key.description.utf8
             text.append(9)
             text += String(record.bytes).utf8
             text.append(9)

@@ -87,12 +87,47 @@ struct Digest: Sendable, Hashable, CustomStringConvertible {
         return value ^ value >> 33
     }
 
-    /// 32 hexadecimal digits.
-    var description: String {
+    /// The 128 bits the digest finishes to: what page records keep and compare.
+    var value: DigestValue {
         let high = Self.finish(first ^ length)
-        let low = Self.finish(second ^ high)
+        return DigestValue(high: high, low: Self.finish(second ^ high))
+    }
+
+    /// 32 hexadecimal digits.
+    var description: String { value.description }
+}
+
+/// A finished ``Digest``: compared as two words, written and read back as 32 hexadecimal
+/// digits (the build cache's page records).
+struct DigestValue: Sendable, Hashable, CustomStringConvertible {
+    var high: UInt64
+    var low: UInt64
+
+    init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// Reads the 32 hexadecimal digits ``description`` writes; `nil` for anything else.
+    init?(_ text: some StringProtocol) {
+        let digits = Array(text.utf8)
+        guard digits.count == 32 else { return nil }
+        var words: [UInt64] = [0, 0]
+        for (index, digit) in digits.enumerated() {
+            let nibble: UInt8
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            words[index / 16] = words[index / 16] << 4 | UInt64(nibble)
+        }
+        (high, low) = (words[0], words[1])
+    }
+
+    var description: String {
         // Written digit by digit into one buffer: a digest is printed for each of a build's pages.
-        return String(unsafeUninitializedCapacity: 32) { buffer in
+        String(unsafeUninitializedCapacity: 32) { buffer in
             let digits: StaticString = "0123456789abcdef"
             for (offset, value) in [(0, high), (16, low)] {
                 for index in 0..<16 {

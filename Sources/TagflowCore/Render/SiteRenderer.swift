@@ -416,21 +416,6 @@ struct SiteRenderer: Sendable {
         !site.termTaxonomies[taxonomy].tags.isEmpty && !sitePageTakes(site.config.taxonomies[taxonomy].name)
     }
 
-    /// Renders every page and asset.
-    func render(progress: BuildProgress? = nil) async -> (files: [OutputFile], diagnostics: [Diagnostic]) {
-        let renderer = await prepared()
-        let jobs = jobs
-        progress?.setTotal(jobs.count)
-        let results = await ParallelMap.map(jobs) { job in
-            defer { progress?.advance() }
-            return renderer.render(job)
-        }
-        var files = results.map(\.file) + assets
-        let diagnostics = results.flatMap(\.diagnostics)
-        files.sort { $0.path < $1.path }
-        return (files, diagnostics)
-    }
-
     /// The theme's and the plugins' asset files (stylesheets, fonts).
     var assets: [OutputFile] {
         BuiltInTheme.assets.map { OutputFile(path: $0.key, text: $0.value) }

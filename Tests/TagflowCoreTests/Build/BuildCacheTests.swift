@@ -207,17 +207,35 @@ import Testing
             BuildCache.Manifest(
                 format: BuildCache.formatVersion, tagflow: TagflowVersion.current, inputs: "i", frame: "f",
                 output: fixture.output.path, pages: 3, files: 3, bytes: 6, posts: 1, tags: 1, warnings: []))
-        let records: [(path: String, record: BuildCache.PageRecord)] = [
-            ("index.html", .init(key: "k1", bytes: 1)),
-            ("tags/café/index.html", .init(key: "k2", bytes: 2)),
-            ("a b/index.html", .init(key: "k3", bytes: 3)),
+        func key(_ text: String) -> DigestValue {
+            var digest = Digest()
+            digest.update(text)
+            return digest.value
+        }
+        let records: [(path: String, record: PageRecord)] = [
+            ("index.html", .init(key: key("k1"), bytes: 1)),
+            ("tags/café/index.html", .init(key: key("k2"), bytes: 2)),
+            ("a b/index.html", .init(key: key("k3"), bytes: 3)),
         ]
         cache.writePages(records)
         let read = try #require(cache.readPages())
         #expect(read.count == 3)
         for (path, record) in records { #expect(read[path] == record) }
         // A path that cannot be recorded: no record at all, so the next build renders everything.
-        cache.writePages(records + [("a\tb.html", .init(key: "k4", bytes: 4))])
+        cache.writePages(records + [("a\tb.html", .init(key: key("k4"), bytes: 4))])
         #expect(cache.readPages() == nil)
+        // Nor when a page has no key.
+        cache.writePages(records + [("b.html", .init(key: nil, bytes: 4))])
+        #expect(cache.readPages() == nil)
+    }
+
+    @Test func digestValuesReadBackFromTheirText() {
+        var digest = Digest()
+        digest.update("a page")
+        let value = digest.value
+        #expect(value.description.count == 32)
+        #expect(DigestValue(value.description) == value)
+        #expect(DigestValue(String(value.description.dropLast())) == nil)
+        #expect(DigestValue(String(repeating: "g", count: 32)) == nil)
     }
 }

@@ -336,10 +336,11 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: moved.path))
 
         // A tag page that would land on a static file is an error, as in a full build, and the
-        // output stays as it was; the next edit builds again.
-        enum Outcome { case inPlace, full, fails }
+        // output stays as it was; the next edit assembles the site again (not in place: the
+        // failed edit's file is not the version the pages were rendered from).
+        enum Outcome { case inPlace, assembled, fails }
         let edits: [([String], Outcome)] = [
-            (["Swift"], .inPlace), (["#hashtag", "C"], .inPlace), (["claimed"], .fails), (["C", "Layout"], .full),
+            (["Swift"], .inPlace), (["#hashtag", "C"], .inPlace), (["claimed"], .fails), (["C", "Layout"], .assembled),
             (["Layout", "#hashtag"], .inPlace),
         ]
         for (tags, outcome) in edits {
@@ -358,7 +359,7 @@ import Testing
                 continue
             }
             let report = try await Self.rebuilt(builder, ["posts/p1.md"])
-            #expect((report.rewrittenFileCount == nil) == (outcome == .full), "\(tags)")
+            #expect(report.rewrittenFileCount != nil, "\(tags)")
             #expect(await builder.inPlaceRebuildCount == inPlaceBefore + (outcome == .inPlace ? 1 : 0), "\(tags)")
             #expect(folderContents(blog.output) == (try await blog.fullBuild()), "\(tags)")
             #expect(report.warnings.map(\.description) == blog.fullBuildWarnings, "\(tags)")
