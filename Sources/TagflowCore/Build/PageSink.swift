@@ -4,6 +4,10 @@ import Foundation
 /// swapped in at the end (a full build), or the output folder itself, file by file (the cached
 /// build and `tagflow serve`).
 protocol PageSink: Sendable {
+    /// What ``take(_:at:)`` keeps of a page for ``finish(pages:assets:gone:staticFiles:)``: the
+    /// file, or nothing (`Void`) for a sink that wrote it.
+    associatedtype Kept: Sendable
+
     /// Whether ``take(_:at:)`` writes files: the pass then renders on the threads that wait on
     /// files (``ParallelMap/mapWaitingOnFiles(_:threadCount:startThread:_:)``).
     var writesAsItTakes: Bool { get }
@@ -15,15 +19,14 @@ protocol PageSink: Sendable {
     ///
     /// - Parameters:
     ///   - file: The page.
-    ///   - position: Its place among the pages the pass renders.
-    /// - Returns: The page, when the sink keeps it for ``finish(pages:assets:gone:staticFiles:)``,
-    ///   and the failure when it could not be written.
-    func take(_ file: OutputFile, at position: Int) -> (kept: OutputFile?, failure: BuildFailure?)
+    ///   - index: Its place among the plan's pages.
+    /// - Returns: What the sink keeps of the page, and the failure when it could not be written.
+    func take(_ file: OutputFile, at index: Int) -> (kept: Kept, failure: BuildFailure?)
 
     /// Called when every page is rendered without errors: writes what is left.
     ///
     /// - Parameters:
-    ///   - pages: The pages ``take(_:at:)`` kept, in the pass's order.
+    ///   - pages: What ``take(_:at:)`` kept, in the pass's order.
     ///   - assets: The theme's and plugins' files that no static file replaces.
     ///   - gone: The files of pages the site no longer has.
     ///   - staticFiles: The static files and page bundles' files, each source with its output
@@ -32,7 +35,7 @@ protocol PageSink: Sendable {
     ///   a new folder).
     /// - Throws: ``BuildFailure`` when a file cannot be written.
     func finish(
-        pages: [OutputFile], assets: [OutputFile], gone: Set<String>, staticFiles: [(source: URL, path: String)]
+        pages: [Kept], assets: [OutputFile], gone: Set<String>, staticFiles: [(source: URL, path: String)]
     )
         async throws(BuildFailure) -> (files: [OutputFile], rewritten: Int?)
 
@@ -46,7 +49,7 @@ struct MemorySink: PageSink {
     var writesAsItTakes: Bool { false }
     var changesInPlace: Bool { false }
 
-    func take(_ file: OutputFile, at position: Int) -> (kept: OutputFile?, failure: BuildFailure?) { (file, nil) }
+    func take(_ file: OutputFile, at index: Int) -> (kept: OutputFile, failure: BuildFailure?) { (file, nil) }
 
     func finish(
         pages: [OutputFile], assets: [OutputFile], gone: Set<String>, staticFiles: [(source: URL, path: String)]
@@ -78,8 +81,8 @@ struct StagingSink: PageSink {
     /// - Parameters:
     ///   - writer: The output.
     ///   - inputs: The digest to record in the output's marker.
-    ///   - paths: The file of each page the pass renders, in its order. Known before the pages
-    ///     are prepared, so that the folders are made meanwhile.
+    ///   - paths: The file of each page of the plan, in its order (a full build renders every
+    ///     page). Known before the pages are prepared, so that the folders are made meanwhile.
     /// - Throws: ``BuildFailure`` when the staging folder cannot be made.
     init(writer: OutputWriter, inputs: String?, paths: some Sequence<String>) throws(BuildFailure) {
         self.writer = writer
@@ -88,14 +91,14 @@ struct StagingSink: PageSink {
         folders = FolderMaker(folders: paths.map(OutputWriter.folder(of:)), in: staging.descriptor)
     }
 
-    func take(_ file: OutputFile, at position: Int) -> (kept: OutputFile?, failure: BuildFailure?) {
-        let failure = OutputWriter.writeFile(file, into: staging, folderIsMade: folders.isMade(position))
-        folders.noteMade(position)
-        return (nil, failure.map { OutputWriter.writeFailure(file.path, $0, in: writer.target) })
+    func take(_ file: OutputFile, at index: Int) -> (kept: Void, failure: BuildFailure?) {
+        let failure = OutputWriter.writeFile(file, into: staging, folderIsMade: folders.isMade(index))
+        folders.noteMade(index)
+        return ((), failure.map { OutputWriter.writeFailure(file.path, $0, in: writer.target) })
     }
 
     func finish(
-        pages: [OutputFile], assets: [OutputFile], gone: Set<String>, staticFiles: [(source: URL, path: String)]
+        pages: [Void], assets: [OutputFile], gone: Set<String>, staticFiles: [(source: URL, path: String)]
     )
         async throws(BuildFailure) -> (files: [OutputFile], rewritten: Int?)
     {
@@ -130,7 +133,7 @@ struct InPlaceSink: PageSink {
     var writesAsItTakes: Bool { false }
     var changesInPlace: Bool { true }
 
-    func take(_ file: OutputFile, at position: Int) -> (kept: OutputFile?, failure: BuildFailure?) { (file, nil) }
+    func take(_ file: OutputFile, at index: Int) -> (kept: OutputFile, failure: BuildFailure?) { (file, nil) }
 
     func finish(
         pages: [OutputFile], assets: [OutputFile], gone: Set<String>, staticFiles: [(source: URL, path: String)]

@@ -46,9 +46,9 @@ enum RenderPass {
     }
 
     /// One rendered page, as the sink took it.
-    private struct Rendered: Sendable {
+    private struct Rendered<Kept: Sendable>: Sendable {
         var bytes: Int
-        var kept: OutputFile?
+        var kept: Kept
         var diagnostics: [Diagnostic]
         var failure: BuildFailure?
     }
@@ -65,36 +65,39 @@ enum RenderPass {
     ///   - context: The build's settings, static files and diagnostics.
     /// - Returns: What the output holds now.
     /// - Throws: ``Failure`` with every error found.
-    static func run(
-        _ renderer: SiteRenderer, _ plan: RenderPlan, into sink: some PageSink, _ context: inout BuildContext
+    static func run<Sink: PageSink>(
+        _ renderer: SiteRenderer, _ plan: consuming RenderPlan, into sink: Sink, _ context: inout BuildContext
     ) async throws(Failure) -> Written {
         let renderStart = ContinuousClock.now
         let progress = context.progress
         progress?.begin("render", total: plan.stale.count)
-        let pages = plan.pages
-        let stale = plan.stale
-        let render = { @Sendable (position: Int) -> Rendered in
-            defer { progress?.advance() }
-            let (file, diagnostics) = renderer.render(pages[stale[position]].job)
-            let taken = sink.take(file, at: position)
-            return Rendered(bytes: file.byteCount, kept: taken.kept, diagnostics: diagnostics, failure: taken.failure)
+        let rendered: [Rendered<Sink.Kept>]
+        do {
+            let jobs = plan.stale.map { plan.pages[$0].job }
+            let stale = plan.stale
+            rendered = await renderPages(jobs.count, onFileThreads: sink.writesAsItTakes) { position in
+                defer { progress?.advance() }
+                let (file, diagnostics) = renderer.render(jobs[position])
+                let taken = sink.take(file, at: stale[position])
+                return Rendered(
+                    bytes: file.byteCount, kept: taken.kept, diagnostics: diagnostics, failure: taken.failure)
+            }
         }
-        let rendered =
-            sink.writesAsItTakes
-            ? await ParallelMap.mapWaitingOnFiles(Array(stale.indices), render)
-            : await ParallelMap.map(Array(stale.indices), render)
         context.timings.append(("render", (ContinuousClock.now - renderStart).seconds))
 
         let writeStart = ContinuousClock.now
         progress?.begin("write")
-        var written = Written(pages: plan.pages, assets: [], files: [])
-        for (index, page) in zip(stale, rendered) { written.pages[index].bytes = page.bytes }
+        // The plan's pages become the record of the output, their sizes filled in (in place: the
+        // plan is consumed).
+        var written = Written(pages: [], assets: [], files: [])
+        swap(&written.pages, &plan.pages)
+        for (index, page) in zip(plan.stale, rendered) { written.pages[index].bytes = page.bytes }
         context.diagnostics += rendered.flatMap(\.diagnostics)
         // A static file may replace an asset, never a page (``OutputCollisions``).
         let staticPaths = Set(context.staticFiles.map(\.path))
         let assets = renderer.assets
         let assetPaths = Set(assets.map(\.path))
-        let checked: [String] = plan.appeared.map(Array.init) ?? plan.pages.map(\.path) + assetPaths
+        let checked: [String] = plan.appeared.map(Array.init) ?? written.pages.map(\.path) + assetPaths
         context.diagnostics += OutputCollisions.problems(
             staticPaths: staticPaths, generated: checked, replaceable: assetPaths, source: context.staticSource,
             noun: context.staticNoun)
@@ -108,12 +111,22 @@ enum RenderPass {
         }
         do throws(BuildFailure) {
             (written.files, written.rewritten) = try await sink.finish(
-                pages: rendered.compactMap(\.kept), assets: written.assets, gone: plan.gone,
+                pages: rendered.map(\.kept), assets: written.assets, gone: plan.gone,
                 staticFiles: context.staticFiles)
         } catch {
             throw Failure(build: error, outputChanged: sink.changesInPlace)
         }
         context.timings.append(("write", (ContinuousClock.now - writeStart).seconds))
         return written
+    }
+
+    /// Renders `count` pages in parallel: on the threads that wait on files when each page is
+    /// written as it is rendered, else on the shared pool.
+    private static func renderPages<Result: Sendable>(
+        _ count: Int, onFileThreads: Bool, _ render: @escaping @Sendable (Int) -> Result
+    ) async -> [Result] {
+        let positions = Array(0..<count)
+        return onFileThreads
+            ? await ParallelMap.mapWaitingOnFiles(positions, render) : await ParallelMap.map(positions, render)
     }
 }
