@@ -51,7 +51,7 @@ var targets: [Target] = [
         ],
         swiftSettings: swiftSettings
     ),
-    .target(name: "TagflowMetrics", swiftSettings: swiftSettings),
+    .target(name: "TagflowMetrics", dependencies: ["TagflowConcurrency"], swiftSettings: swiftSettings),
     .testTarget(
         name: "TagflowMetricsTests",
         dependencies: ["TagflowMetrics"],
@@ -72,7 +72,9 @@ var targets: [Target] = [
         swiftSettings: swiftSettings),
     // Chip blocks in any generator's built HTML: elements replaced byte for byte (through
     // TagflowHTML's scanner), CSS-like selectors, presets for popular themes (`tagflow enhance`).
-    .target(name: "TagflowEnhance", dependencies: ["TagflowChips", "TagflowHTML"], swiftSettings: swiftSettings),
+    .target(
+        name: "TagflowEnhance", dependencies: ["TagflowChips", "TagflowConcurrency", "TagflowHTML"],
+        swiftSettings: swiftSettings),
     .testTarget(
         name: "TagflowEnhanceTests", dependencies: ["TagflowEnhance", "TagflowChips", "TagflowHTML"],
         swiftSettings: swiftSettings),
@@ -91,7 +93,7 @@ var targets: [Target] = [
     .target(
         name: "TagflowMarkdown",
         dependencies: [
-            "CCmarkGFM", "CCmarkTablesLink", "CMarkdownArena", "CTextScan", "TagflowHTML",
+            "CCmarkGFM", "CCmarkTablesLink", "CMarkdownArena", "CTextScan", "TagflowConcurrency", "TagflowHTML",
             .product(name: "Yams", package: "Yams"),
         ],
         swiftSettings: swiftSettings
@@ -106,16 +108,19 @@ var targets: [Target] = [
     ),
     .target(name: "CSourceHighlight", dependencies: ["CSourceHighlightLibrary"]),
     .target(
-        name: "TagflowHighlight", dependencies: ["CSourceHighlight", "TagflowHTML"],
+        name: "TagflowHighlight", dependencies: ["CSourceHighlight", "TagflowConcurrency", "TagflowHTML"],
         exclude: ["Languages"], swiftSettings: swiftSettings),
     .testTarget(name: "TagflowHighlightTests", dependencies: ["TagflowHighlight"], swiftSettings: swiftSettings),
     .target(name: "CTagflowSupport"),
+    // The one lock type, and the threads for work that waits on files.
+    .target(name: "TagflowConcurrency", dependencies: ["CTagflowSupport"], swiftSettings: swiftSettings),
     .target(
         name: "TagflowCore",
         dependencies: [
             "TagflowMarkdown",
             "TagflowHighlight",
             "TagflowHTML",
+            "TagflowConcurrency",
             "CTagflowSupport",
             .product(name: "Mustache", package: "swift-mustache"),
         ],
@@ -138,6 +143,7 @@ var targets: [Target] = [
         name: "TagflowServer",
         dependencies: [
             "TagflowCore",
+            "TagflowConcurrency",
             "TagflowHTML",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -153,6 +159,7 @@ var targets: [Target] = [
         name: "TagflowCommands",
         dependencies: [
             "CTagflowSupport",
+            "TagflowConcurrency",
             "TagflowCore",
             "TagflowLayout",
             "TagflowMetrics",
@@ -210,7 +217,7 @@ var targets: [Target] = [
         name: "TagflowCoreTests",
         dependencies: [
             "TagflowCore", "TagflowChipPlugin", "TagflowChips", "TagflowHTML", "TagflowMarkdown", "CTagflowSupport",
-            "TagflowTesting", .product(name: "Mustache", package: "swift-mustache"),
+            "TagflowConcurrency", "TagflowTesting", .product(name: "Mustache", package: "swift-mustache"),
         ],
         // Snapshots and the broken-site catalogue are read (and recorded) through #filePath.
         exclude: ["Build/Snapshots", "Fixtures"],

@@ -52,13 +52,13 @@ step "cmark-gfm's global tables are written only through the function CCmarkTabl
 python3 scripts/check-cmark-globals.py
 
 step "parallel build under ThreadSanitizer"
-# Parallel parsing, the parallel map (tasks and file threads), the folder makers, the parallel
+# Parallel parsing, the parallel map (tasks and file threads), the folder makers, the lock, the parallel
 # loader and renderer, whole builds, the preview's incremental rebuilds and its file watcher.
 # TSan cannot see inside cmark-gfm and libyaml (not instrumented), so races inside the C
 # libraries are out of its reach; ConcurrentParseTests checks the cmark-gfm one by its effect
 # (lost autolinks).
 swift test --sanitize=thread --scratch-path .build-tsan \
-    --filter "ConcurrentParseTests|SiteBuilderTests|DeterminismTests|IncrementalBuilderTests|SiteWatcherTests|ParallelMapTests|FolderMakerTests"
+    --filter "ConcurrentParseTests|SiteBuilderTests|DeterminismTests|IncrementalBuilderTests|SiteWatcherTests|ParallelMapTests|FolderMakerTests|LockedTests"
 
 step "fuzzing (${FUZZ_SECONDS:-30} s per target, seed ${FUZZ_SEED:-1})"
 # A fixed seed: the same commit explores the same inputs on every run (scripts/fuzz.sh).

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Synchronization
+import TagflowConcurrency
 import TagflowCore
 import TagflowServer
 
@@ -131,7 +131,7 @@ struct ServeCommand: AsyncParsableCommand {
 
 /// The warnings last printed.
 private final class ShownWarnings: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
 
     /// Records `warnings`; returns whether they differ from the last ones.
     func replace(with warnings: [String]) -> Bool {
@@ -144,7 +144,7 @@ private final class ShownWarnings: Sendable {
 
 /// The URL the server listens at, set once from the server's event callback.
 private final class ListeningURL: Sendable {
-    private let storage = Mutex<URL?>(nil)
+    private let storage = Locked<URL?>(nil)
 
     func set(_ url: URL) { storage.withLock { $0 = url } }
     func get() -> URL? { storage.withLock { $0 } }

@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import TagflowConcurrency
 
 /// `tagflow enhance`: replaces the tag lists in a folder of built HTML (any generator's output)
 /// with chip blocks, in place.
@@ -57,7 +57,7 @@ public struct SiteEnhancer: Sendable {
         }
         let paths = Self.htmlFiles(in: folder)
         report.pages = paths.count
-        let results = Mutex([(path: String, outcome: Outcome)?](repeating: nil, count: paths.count))
+        let results = Locked([(path: String, outcome: Outcome)?](repeating: nil, count: paths.count))
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
             let outcome = enhanceFile(paths[index])
             results.withLock { $0[index] = (paths[index], outcome) }

@@ -1,6 +1,6 @@
 internal import CSourceHighlight
 internal import Foundation
-internal import Synchronization
+import TagflowConcurrency
 internal import TagflowHTML
 
 /// Highlights fenced code at build time with GNU Source-highlight, into spans with classes the
@@ -23,7 +23,7 @@ public final class CodeHighlighter: Sendable {
     static let longestHighlightedLine = 4_096
 
     private let languages: HighlightLanguages
-    private let pools = Mutex<[HighlightLanguages.Definition: Pool]>([:])
+    private let pools = Locked<[HighlightLanguages.Definition: Pool]>([:])
 
     init(languages: HighlightLanguages) {
         self.languages = languages
@@ -114,7 +114,7 @@ extension CodeHighlighter {
 /// Loaded highlighters for one language definition, taken by one call at a time.
 private final class Pool: Sendable {
     private let definition: HighlightLanguages.Definition
-    private let idle = Mutex<[HighlighterHandle]>([])
+    private let idle = Locked<[HighlighterHandle]>([])
     /// Whether the definition loads; a broken or missing one makes its language plain text.
     let isUsable: Bool
 
@@ -140,7 +140,7 @@ private final class Pool: Sendable {
     /// The library's definition parser keeps its state in globals: a parse that stops at an
     /// error leaves them mid-file, and a definition parsed after that lost rules (a `//` comment
     /// drawn as code). A language that cannot be loaded is plain text, never wrong.
-    static let library = Mutex(false)
+    static let library = Locked(false)
 
     private func highlight(
         _ bytes: UnsafeBufferPointer<UInt8>, into writer: inout CodeHTMLWriter, with handle: HighlighterHandle

@@ -1,4 +1,5 @@
 import Synchronization
+import TagflowConcurrency
 
 /// How far a build is.
 ///
@@ -6,7 +7,7 @@ import Synchronization
 /// files), how many items are done. Read it from another task to draw a progress
 /// line; the build only counts.
 public final class BuildProgress: Sendable {
-    private let state = Mutex<(step: String, total: Int)>(("", 0))
+    private let state = Locked<(step: String, total: Int)>(("", 0))
     private let done = Atomic<Int>(0)
 
     /// Creates a tracker for one build.

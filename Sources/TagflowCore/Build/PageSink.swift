@@ -41,7 +41,7 @@ protocol PageSink: Sendable {
 
     /// Called instead of ``finish(pages:assets:gone:staticFiles:)`` when the pass fails: leaves the
     /// output as it was.
-    func abandon()
+    func abandon() async
 }
 
 /// Keeps every page and asset in memory, sorted by path: `tagflow check`, and tests.
@@ -59,7 +59,7 @@ struct MemorySink: PageSink {
         ((pages + assets).sorted { $0.path < $1.path }, nil)
     }
 
-    func abandon() {}
+    func abandon() async {}
 }
 
 /// Writes every page, as it is rendered, into a staging folder beside the output: a full build.
@@ -102,7 +102,7 @@ struct StagingSink: PageSink {
     )
         async throws(BuildFailure) -> (files: [OutputFile], rewritten: Int?)
     {
-        folders.finish()
+        await folders.finish()
         for asset in assets {
             if let failure = OutputWriter.writeFile(asset, into: staging) {
                 OutputWriter.removeTree(staging.url)
@@ -113,8 +113,8 @@ struct StagingSink: PageSink {
         return ([], nil)
     }
 
-    func abandon() {
-        folders.finish()
+    func abandon() async {
+        await folders.finish()
         OutputWriter.removeTree(staging.url)
     }
 }
@@ -162,5 +162,5 @@ struct InPlaceSink: PageSink {
         return ([], files.count)
     }
 
-    func abandon() {}
+    func abandon() async {}
 }

@@ -1,6 +1,6 @@
-internal import CTagflowSupport
 import Foundation
 import Synchronization
+import TagflowConcurrency
 
 /// Maps work over a list on all cores: one task per core, each taking small batches of the list
 /// in turn, with results in input order (so output never depends on scheduling).
@@ -60,55 +60,19 @@ enum ParallelMap {
     /// - Returns: `transform`'s results, in the order of `items`.
     static func mapWaitingOnFiles<Element: Sendable, Result: Sendable>(
         _ items: [Element], threadCount: Int = fileThreadCount,
-        startThread: (@escaping @Sendable () -> Void) -> Bool = startThread,
+        startThread: (@escaping @Sendable () -> Void) -> Bool = FileThreads.startThread,
         _ transform: @escaping @Sendable (Element) -> Result
     ) async -> [Result] {
         let workerCount = min(threadCount, items.count)
         guard workerCount > 1 else { return items.map(transform) }
         let cursor = Cursor(count: items.count, workers: workerCount)
         let results = Slots<Result>(count: items.count)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let running = DispatchGroup()
-            var started = 0
-            for worker in 0..<workerCount {
-                running.enter()
-                let didStart = startThread {
-                    // Named for `top -H`, `perf` and debuggers (at most 15 bytes on Linux), which
-                    // Foundation's `Thread.name` does not reach there.
-                    _ = tagflow_name_current_thread("tagflow-files")
-                    work(worker, items, cursor, results, transform)
-                    running.leave()
-                }
-                if didStart { started += 1 } else { running.leave() }
-            }
-            if started == 0 { work(0, items, cursor, results, transform) }
-            running.notify(queue: .global()) { continuation.resume() }
+        let threads = FileThreads.start(workerCount, named: "tagflow-files", startThread: startThread) { worker in
+            work(worker, items, cursor, results, transform)
         }
+        if threads.count == 0 { work(0, items, cursor, results, transform) }
+        await threads.wait()
         return results.moveToArray()
-    }
-
-    /// Runs `body` on a new thread with the system's default stack; `false` (and `body` never
-    /// runs) when the system refuses one.
-    ///
-    /// Not Foundation's `Thread`: its `start()` cannot say that the thread could not be made, and
-    /// a map waiting for that thread would wait forever.
-    static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-        let result = tagflow_start_thread(
-            { context in
-                guard let context else { return }
-                Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().body()
-            }, box)
-        guard result == 0 else {
-            Unmanaged<ThreadBody>.fromOpaque(box).release()
-            return false
-        }
-        return true
-    }
-
-    private final class ThreadBody: Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
     /// One worker's share: batches from the cursor until none is left.

@@ -106,7 +106,7 @@ enum RenderPass {
             if let failure = rendered.lazy.compactMap(\.failure).first { throw failure }
             try context.failIfNeeded()
         } catch {
-            sink.abandon()
+            await sink.abandon()
             throw Failure(build: error, outputChanged: false)
         }
         do throws(BuildFailure) {

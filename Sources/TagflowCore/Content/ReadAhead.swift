@@ -1,6 +1,7 @@
 internal import CTagflowSupport
 import Foundation
 import Synchronization
+import TagflowConcurrency
 
 /// Asks the operating system to start reading a list of files before they are read, when they
 /// are not in memory, so that a build does not wait for the disk one file at a time.
@@ -32,11 +33,10 @@ final class ReadAhead: Sendable {
     /// be read.
     init(paths: [String]) {
         guard paths.count > 1 else { return }
-        let thread = Thread { [self] in
+        // Not waited for: it ends when the list is done or the files are read (``stop()``).
+        _ = FileThreads.start(1, named: "tagflow-ahead") { [self] _ in
             Self.hint(paths) { stopped.load(ordering: .relaxed) }
         }
-        thread.qualityOfService = .utility
-        thread.start()
     }
 
     /// Stops handing files to the read-ahead (the files are read).

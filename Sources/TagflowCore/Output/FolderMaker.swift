@@ -1,6 +1,6 @@
-internal import CTagflowSupport
 import Foundation
 import Synchronization
+import TagflowConcurrency
 
 /// Makes the folders of a build's pages on threads of their own, ahead of the threads that
 /// render and write the pages.
@@ -21,11 +21,12 @@ import Synchronization
 /// is made, or its error reported, by the page's own write.
 final class FolderMaker: @unchecked Sendable {
     // @unchecked: `made` is an array of atomics, allocated in `init` and freed in `deinit`, when
-    // no thread uses it any more (each maker thread holds the maker until it ends).
+    // no thread uses it any more (each maker thread holds the maker until it ends); `threads` is
+    // only set in `init`.
     private let folders: [String?]
     private let made: UnsafeMutablePointer<Atomic<Bool>>
-    private let threadCount = Atomic<Int>(0)
-    private let ended = DispatchSemaphore(value: 0)
+    /// The two maker threads, once started.
+    private var threads: FileThreads.Running?
 
     /// Starts making `folders` in `folder` (an open folder's descriptor), on two threads.
     ///
@@ -37,25 +38,17 @@ final class FolderMaker: @unchecked Sendable {
     ///     threads, nothing is made ahead and each page makes its own folder.
     init(
         folders: [String?], in folder: Int32,
-        startThread: (@escaping @Sendable () -> Void) -> Bool = ParallelMap.startThread
+        startThread: (@escaping @Sendable () -> Void) -> Bool = FileThreads.startThread
     ) {
         self.folders = folders
         made = .allocate(capacity: max(folders.count, 1))
         for index in folders.indices { (made + index).initialize(to: Atomic(false)) }
         let cursor = ParallelMap.Cursor(count: folders.count, workers: 2)
-        var started = 0
-        for fromEnd in [false, true] {
-            let didStart = startThread { [self] in
-                // Named for `top -H`, `perf` and debuggers, as the page threads are.
-                _ = tagflow_name_current_thread("tagflow-folders")
-                while let batch = cursor.claim(fromEnd: fromEnd) {
-                    for index in batch { make(index, in: folder) }
-                }
-                ended.signal()
+        threads = FileThreads.start(2, named: "tagflow-folders", startThread: startThread) { [self] worker in
+            while let batch = cursor.claim(fromEnd: worker == 1) {
+                for index in batch { make(index, in: folder) }
             }
-            if didStart { started += 1 }
         }
-        threadCount.store(started, ordering: .releasing)
     }
 
     deinit {
@@ -73,13 +66,12 @@ final class FolderMaker: @unchecked Sendable {
         made[index].store(true, ordering: .releasing)
     }
 
-    /// Waits for the makers' threads to end.
+    /// Suspends until the makers' threads have ended.
     ///
-    /// Call it once, when every page is written, before the staging folder is swapped in or
-    /// removed. By then each folder is made or noted, and the makers only go through the rest of
-    /// the list.
-    func finish() {
-        for _ in 0..<threadCount.load(ordering: .acquiring) { ended.wait() }
+    /// Call it when every page is written, before the staging folder is swapped in or removed.
+    /// By then each folder is made or noted, and the makers only go through the rest of the list.
+    func finish() async {
+        await threads?.wait()
     }
 
     private func make(_ index: Int, in folder: Int32) {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TagflowConcurrency
 import TagflowHTML
 
 /// Sizes the images of a page's content from their files, so the page does not shift as they
@@ -24,7 +24,7 @@ final class ContentImages: Sendable {
     /// The site's absolute base URL without its last slash, or empty.
     private let baseURL: String
     /// Each file's dimensions once read: pages render in parallel and share images.
-    private let read = Mutex<[String: ImageDimensions?]>([:])
+    private let read = Locked<[String: ImageDimensions?]>([:])
 
     /// Creates the sizer for a site.
     ///

@@ -1,4 +1,5 @@
 import Foundation
+import TagflowConcurrency
 
 /// The identity of a tag: `Swift`, `swift ` and `SWIFT` are one tag.
 ///
@@ -43,17 +44,14 @@ public struct TagKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     ///
     /// A blog repeats a few hundred tags over thousands of posts, and Foundation's normaliser on
     /// each was a measurable share of a large build.
-    private final class UnicodeCleanedNames: @unchecked Sendable {
-        // @unchecked: `names` is only touched under `lock` (an `NSLock`, which ThreadSanitizer
-        // follows; see `SharedContext`).
+    private final class UnicodeCleanedNames: Sendable {
         static let shared = UnicodeCleanedNames()
-        private var names: [String: (spelling: String, key: String)] = [:]
-        private let lock = NSLock()
+        private let names = Locked<[String: (spelling: String, key: String)]>([:])
 
-        func lookUp(_ name: String) -> (spelling: String, key: String)? { lock.withLock { names[name] } }
+        func lookUp(_ name: String) -> (spelling: String, key: String)? { names.withLock { $0[name] } }
 
         func keep(_ cleaned: (spelling: String, key: String), for name: String) {
-            lock.withLock {
+            names.withLock { names in
                 if names.count >= 10_000 { names.removeAll() }
                 names[name] = cleaned
             }

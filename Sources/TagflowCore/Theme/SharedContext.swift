@@ -1,6 +1,7 @@
 import Foundation
 import Mustache
 import Synchronization
+import TagflowConcurrency
 
 /// A template context that many pages show, such as a post in lists of posts: what a section's
 /// body renders from it is kept and reused.
@@ -20,16 +21,12 @@ import Synchronization
 ///
 /// It can also watch one name: each lookup of it, by either renderer, and each printing of the
 /// whole context, is noted in a ``NameReads`` (a tag's `count` in posts' tag lists).
-final class SharedContext: @unchecked Sendable, MustacheParent, CustomStringConvertible {
-    // @unchecked: `values` is never changed after `init`; `renderings` is only touched under
-    // `lock`. (An `NSLock`, a pthread mutex, which ThreadSanitizer follows: it reported the same
-    // accesses under `Synchronization.Mutex` as races.)
+final class SharedContext: Sendable, MustacheParent, CustomStringConvertible {
 
     /// The names and values.
     let values: TemplateObject
     /// Rendered section bodies, by ``TemplateProgram`` section identity.
-    private var renderings: [Int: Rendering] = [:]
-    private let lock = NSLock()
+    private let renderings = Locked<[Int: Rendering]>([:])
     private let reuses = Atomic<Int>(0)
 
     /// A name whose lookups are noted (by either renderer), its hash, and where.
@@ -69,19 +66,19 @@ final class SharedContext: @unchecked Sendable, MustacheParent, CustomStringConv
 
     /// What the section `section` rendered from this context, if it was kept.
     func rendering(of section: Int) -> Rendering? {
-        lock.withLock { renderings[section] }
+        renderings.withLock { $0[section] }
     }
 
     /// Keeps what the section `section` rendered from this context.
     func keep(_ rendering: Rendering, of section: Int) {
-        lock.withLock { renderings[section] = rendering }
+        renderings.withLock { $0[section] = rendering }
     }
 
     /// Notes that a kept text was used (for tests).
     func countReuse() { reuses.add(1, ordering: .relaxed) }
 
     /// How many section renderings are kept (for tests).
-    var keptCount: Int { lock.withLock { renderings.count } }
+    var keptCount: Int { renderings.withLock { $0.count } }
 
     /// How many times a kept text was used (for tests).
     var reuseCount: Int { reuses.load(ordering: .relaxed) }

@@ -2,6 +2,7 @@ internal import CCmarkGFM
 internal import CCmarkTablesLink
 internal import CMarkdownArena
 internal import CTextScan
+import TagflowConcurrency
 internal import TagflowHTML
 
 #if canImport(Glibc)
@@ -80,7 +81,7 @@ public struct MarkdownRenderer: Sendable {
             finished = cmark_parser_finish(parser)
             tables.end(mayHaveWWWLink)
         } else {
-            cmarkParseLock.withLock {
+            cmarkParseLock.withLock { _ in
                 feed()
                 finished = cmark_parser_finish(parser)
             }
@@ -204,30 +205,7 @@ public struct MarkdownRenderer: Sendable {
 
 /// One lock for the whole process around each parse, taken only when documents may not parse in
 /// parallel (`CoreExtensions.parsesInParallel`).
-///
-/// A plain `pthread_mutex_t`, not `Synchronization.Mutex`: on Linux that one is a
-/// priority-inheritance futex, and with both cores parsing, its kernel path and spinning were a
-/// measurable share of a build's CPU time.
-private let cmarkParseLock = PlainLock()
-
-/// A `pthread_mutex_t` of the default kind.
-private final class PlainLock: @unchecked Sendable {
-    // @unchecked: the mutex is only used through pthread_mutex_lock/unlock, which are
-    // thread-safe; its memory is allocated once and never moves.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
-    }
-
-    func withLock(_ body: () -> Void) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        body()
-    }
-}
+private let cmarkParseLock = Locked(())
 
 /// The `cmark_mem` whose functions allocate from the calling thread's Markdown arena.
 private struct ArenaAllocator: @unchecked Sendable {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TagflowConcurrency
 
 /// A font and its fallbacks, as named in a CSS `font-family` list, measuring text as Chromium draws it.
 ///
@@ -77,11 +73,7 @@ public struct FontStack: Sendable {
 
 /// The measurements a ``FontStack`` made with its shaper, shared by its copies (which measure
 /// alike) and safe to use from many threads.
-final class ShapedTexts: @unchecked Sendable {
-    // @unchecked: `measurements` is only touched with `mutex` held. A pthread mutex rather than
-    // `Synchronization.Mutex`, whose locking ThreadSanitizer does not follow (it reported these
-    // accesses as races).
-
+final class ShapedTexts: Sendable {
     /// A text and its settings, the text compared by its bytes: `String`'s `==` holds canonically
     /// equivalent texts equal (`é` and `e` + U+0301), which a font may draw at different widths.
     struct Key: Hashable, Sendable {
@@ -106,32 +98,16 @@ final class ShapedTexts: @unchecked Sendable {
     /// A site's tags are a few hundred; the bound is for a long-lived stack measuring ever new text.
     static let limit = 4096
 
-    private var measurements: [Key: TextMeasurement] = [:]
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let measurements = Locked<[Key: TextMeasurement]>([:])
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
-    }
+    init() {}
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    private func withLock<Result>(_ body: () -> Result) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
-
-    var count: Int { withLock { measurements.count } }
+    var count: Int { measurements.withLock { $0.count } }
 
     subscript(key: Key) -> TextMeasurement? {
-        get { withLock { measurements[key] } }
+        get { measurements.withLock { $0[key] } }
         set {
-            withLock {
+            measurements.withLock { measurements in
                 if measurements.count >= Self.limit { measurements.removeAll(keepingCapacity: true) }
                 measurements[key] = newValue
             }

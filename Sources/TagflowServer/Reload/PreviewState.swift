@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TagflowConcurrency
 package import TagflowCore
 
 /// What the preview server knows about the site right now, shared by the rebuild loop and every request.
@@ -37,13 +37,13 @@ package final class PreviewState: Sendable {
     }
 
     private let session: String
-    private let storage: Mutex<Storage>
+    private let storage: Locked<Storage>
 
     /// Creates the state of a server that has not built anything yet.
     package init() {
         let session = String(UUID().uuidString.prefix(8)).lowercased()
         self.session = session
-        storage = Mutex(
+        storage = Locked(
             Storage(
                 snapshot: Snapshot(
                     buildID: "\(session)-0", hasOutput: false, failure: [], isBuilding: false, generation: 0)))

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TagflowConcurrency
 
 #if canImport(Glibc)
     import Glibc
@@ -34,7 +35,7 @@ final class FileEvents: Sendable {
         private let descriptor: Int32
         /// Watch descriptor → the site-relative folders it stands for (a folder reached through a
         /// symbolic link has two names).
-        private let folders = Mutex<[Int32: Set<String>]>([:])
+        private let folders = Locked<[Int32: Set<String>]>([:])
         /// Folders the kernel would not watch (the per-user limit, `fs.inotify.max_user_watches`).
         private let unwatchedFolders = Atomic<Int>(0)
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TagflowConcurrency
 import Testing
 
 @testable import TagflowCore
@@ -32,7 +33,7 @@ import Testing
             items, threadCount: 4,
             startThread: { body in
                 guard allowed.subtract(1, ordering: .relaxed).oldValue > 0 else { return false }
-                return ParallelMap.startThread(body)
+                return FileThreads.startThread(body)
             }
         ) { $0 * 3 }
         #expect(results == items.map { $0 * 3 })
@@ -41,7 +42,7 @@ import Testing
     /// A thread starts and runs its body.
     @Test func startsAThread() async {
         let ran = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let started = ParallelMap.startThread { continuation.resume(returning: true) }
+            let started = FileThreads.startThread { continuation.resume(returning: true) }
             if !started { continuation.resume(returning: false) }
         }
         #expect(ran)

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TagflowConcurrency
 import TagflowTesting
 import Testing
 
@@ -26,14 +27,14 @@ import Testing
 
     /// Every folder is made, a nested one before its parent's own job included; a page at the
     /// top has none.
-    @Test func makesEveryFolder() throws {
+    @Test func makesEveryFolder() async throws {
         let (staging, done) = try staging()
         defer { done() }
         let folders: [String?] = [
             nil, "tags", "page/2", "posts/a", "posts/b", nil, "tags/swift/page/2", "tags/swift", "tags/日本語",
         ]
         let maker = FolderMaker(folders: folders, in: staging.descriptor)
-        maker.finish()
+        await maker.finish()
         for (index, folder) in folders.enumerated() {
             #expect(maker.isMade(index) == (folder != nil))
             if let folder { #expect(exists(folder, in: staging), "\(folder)") }
@@ -41,7 +42,7 @@ import Testing
     }
 
     /// A folder a page thread made (and noted) first is skipped: the maker does not make it again.
-    @Test func skipsTheFoldersOfPagesWrittenFirst() throws {
+    @Test func skipsTheFoldersOfPagesWrittenFirst() async throws {
         let (staging, done) = try staging()
         defer { done() }
         nonisolated(unsafe) var bodies: [@Sendable () -> Void] = []
@@ -53,32 +54,32 @@ import Testing
         maker.noteMade(1)
         #expect(maker.isMade(1))
         for body in bodies { body() }
-        maker.finish()
+        await maker.finish()
         #expect(exists("posts/a", in: staging) && exists("posts/c", in: staging))
         #expect(!exists("posts/b", in: staging))
     }
 
     /// With one of its two threads refused, the other makes every folder.
-    @Test func oneThreadMakesEveryFolderWhenTheOtherIsRefused() throws {
+    @Test func oneThreadMakesEveryFolderWhenTheOtherIsRefused() async throws {
         let (staging, done) = try staging()
         defer { done() }
         let folders = (0..<200).map { "posts/p\($0)" }
         let started = Atomic<Int>(0)
         let maker = FolderMaker(folders: folders, in: staging.descriptor) { body in
-            started.add(1, ordering: .relaxed).oldValue == 0 && ParallelMap.startThread(body)
+            started.add(1, ordering: .relaxed).oldValue == 0 && FileThreads.startThread(body)
         }
-        maker.finish()
+        await maker.finish()
         #expect(folders.allSatisfy { exists($0, in: staging) })
     }
 
     /// Without threads (the system refused them) nothing is made ahead, and every page's write
     /// makes its folder, also when told the folder is made and it is not.
-    @Test func withoutAThreadEachPageMakesItsFolder() throws {
+    @Test func withoutAThreadEachPageMakesItsFolder() async throws {
         let (staging, done) = try staging()
         defer { done() }
         let maker = FolderMaker(folders: ["posts/a", "tags/swift/page/2"], in: staging.descriptor) { _ in false }
         #expect(!maker.isMade(0) && !maker.isMade(1))
-        maker.finish()
+        await maker.finish()
         let pages = [
             (OutputFile(path: "posts/a/index.html", text: "a"), false),
             (OutputFile(path: "tags/swift/page/2/index.html", text: "page 2"), true),
