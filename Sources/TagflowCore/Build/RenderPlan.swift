@@ -37,19 +37,26 @@ struct RenderPlan: Sendable {
         self.appeared = appeared
     }
 
-    /// Every page of a site, for an empty folder.
+    /// Every page of a site, for an empty folder, without keys (see ``takeKeys(from:)``).
+    ///
+    /// The pages and their files are known before the renderer is prepared: a full build makes
+    /// their folders meanwhile.
     init(everyPageOf renderer: SiteRenderer) {
-        let jobs = renderer.jobs
-        pages = zip(jobs, renderer.keys(of: jobs)).map { job, key in
-            PlannedPage(job: job, path: renderer.outputPath(of: job), key: key?.value)
-        }
+        pages = renderer.jobs.map { PlannedPage(job: $0, path: renderer.outputPath(of: $0)) }
         stale = Array(pages.indices)
         appeared = nil
+    }
+
+    /// Sets each page's key, from a renderer prepared with digests.
+    mutating func takeKeys(from renderer: SiteRenderer) {
+        guard renderer.keys != nil else { return }
+        for (index, key) in renderer.keys(of: pages.lazy.map(\.job)).enumerated() { pages[index].key = key?.value }
     }
 
     /// A site's pages compared with the records of an output folder's pages, by path.
     init(_ renderer: SiteRenderer, comparedWith records: [String: PageRecord]) {
         self.init(everyPageOf: renderer)
+        takeKeys(from: renderer)
         stale = []
         for index in pages.indices {
             let page = pages[index]

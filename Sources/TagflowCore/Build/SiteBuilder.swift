@@ -600,14 +600,13 @@ public struct SiteBuilder: Sendable {
         tagCountReads: NameReads? = nil
     ) async throws(BuildFailure) -> (RenderPass.Written, SiteRenderer) {
         let unprepared = renderer(context, tagCountReads: tagCountReads)
+        var plan = RenderPlan(everyPageOf: unprepared)
         // The pages' folders are made while the renderer prepares the summaries and tag lists.
-        let sink = try StagingSink(
-            writer: writer, inputs: inputs, paths: unprepared.jobs.lazy.map(unprepared.outputPath(of:)))
+        let sink = try StagingSink(writer: writer, inputs: inputs, paths: plan.pages.lazy.map(\.path))
         let renderer = await unprepared.prepared(digests: digests)
+        plan.takeKeys(from: renderer)
         do throws(RenderPass.Failure) {
-            return (
-                try await RenderPass.run(renderer, RenderPlan(everyPageOf: renderer), into: sink, &context), renderer
-            )
+            return (try await RenderPass.run(renderer, plan, into: sink, &context), renderer)
         } catch {
             throw error.build
         }
