@@ -5,7 +5,9 @@
 #   3. the whole suite again under AddressSanitizer, with leak checking for the TagflowMarkdown
 #      tests (cmark-gfm is C; Foundation and NIO keep process-lifetime allocations LSan reports),
 #   4. the machine-code check of cmark-gfm's global tables (scripts/check-cmark-globals.py), the
-#      parallel build tests under ThreadSanitizer, and each fuzz target for FUZZ_SECONDS (30),
+#      parallel build tests under ThreadSanitizer, the benchmarks' allocation counts against
+#      Benchmarks/Thresholds (scripts/bench-thresholds.sh, a release build), and each fuzz target
+#      for FUZZ_SECONDS (30),
 #   5. the format lint, the check that no comment in Sources quotes a measured figure
 #      (scripts/check-comment-figures.py; figures go in docs/performance.md), the check that
 #      each target's dependencies in Package.swift are the modules it imports
@@ -59,6 +61,9 @@ step "parallel build under ThreadSanitizer"
 # (lost autolinks).
 swift test --sanitize=thread --scratch-path .build-tsan \
     --filter "ConcurrentParseTests|SiteBuilderTests|DeterminismTests|IncrementalBuilderTests|SiteWatcherTests|ParallelMapTests|FolderMakerTests|LockedTests"
+
+step "allocation counts of the benchmarks against Benchmarks/Thresholds"
+scripts/bench-thresholds.sh check
 
 step "fuzzing (${FUZZ_SECONDS:-30} s per target, seed ${FUZZ_SEED:-1})"
 # A fixed seed: the same commit explores the same inputs on every run (scripts/fuzz.sh).
