@@ -54,13 +54,13 @@ step "cmark-gfm's global tables are written only through the function CCmarkTabl
 python3 scripts/check-cmark-globals.py
 
 step "parallel build under ThreadSanitizer"
-# Parallel parsing, the parallel map (tasks and file threads), the folder makers, the lock, the parallel
+# Parallel parsing, the parallel map (tasks and file threads), the lock, the parallel
 # loader and renderer, whole builds, the preview's incremental rebuilds and its file watcher.
 # TSan cannot see inside cmark-gfm and libyaml (not instrumented), so races inside the C
 # libraries are out of its reach; ConcurrentParseTests checks the cmark-gfm one by its effect
 # (lost autolinks).
 swift test --sanitize=thread --scratch-path .build-tsan \
-    --filter "ConcurrentParseTests|SiteBuilderTests|DeterminismTests|IncrementalBuilderTests|SiteWatcherTests|ParallelMapTests|FolderMakerTests|LockedTests"
+    --filter "ConcurrentParseTests|SiteBuilderTests|DeterminismTests|IncrementalBuilderTests|SiteWatcherTests|ParallelMapTests|LockedTests"
 
 step "allocation counts of the benchmarks against Benchmarks/Thresholds"
 scripts/bench-thresholds.sh check

@@ -71,29 +71,24 @@ struct StagingSink: PageSink {
     /// Recorded in the output's marker (``BuildCache``).
     let inputs: String?
     private let staging: OutputWriter.StagingFolder
-    private let folders: FolderMaker
 
     var writesAsItTakes: Bool { true }
     var changesInPlace: Bool { false }
 
-    /// Makes the staging folder, and starts making the pages' folders in it (``FolderMaker``).
+    /// Makes the staging folder.
     ///
     /// - Parameters:
     ///   - writer: The output.
     ///   - inputs: The digest to record in the output's marker.
-    ///   - paths: The file of each page of the plan, in its order (a full build renders every
-    ///     page). Known before the pages are prepared, so that the folders are made meanwhile.
     /// - Throws: ``BuildFailure`` when the staging folder cannot be made.
-    init(writer: OutputWriter, inputs: String?, paths: some Sequence<String>) throws(BuildFailure) {
+    init(writer: OutputWriter, inputs: String?) throws(BuildFailure) {
         self.writer = writer
         self.inputs = inputs
         staging = try writer.beginStaging()
-        folders = FolderMaker(folders: paths.map(OutputWriter.folder(of:)), in: staging.descriptor)
     }
 
     func take(_ file: OutputFile, at index: Int) -> (kept: Void, failure: BuildFailure?) {
-        let failure = OutputWriter.writeFile(file, into: staging, folderIsMade: folders.isMade(index))
-        folders.noteMade(index)
+        let failure = OutputWriter.writeFile(file, into: staging)
         return ((), failure.map { OutputWriter.writeFailure(file.path, $0, in: writer.target) })
     }
 
@@ -102,7 +97,6 @@ struct StagingSink: PageSink {
     )
         async throws(BuildFailure) -> (files: [OutputFile], rewritten: Int?)
     {
-        await folders.finish()
         for asset in assets {
             if let failure = OutputWriter.writeFile(asset, into: staging) {
                 OutputWriter.removeTree(staging.url)
@@ -114,7 +108,6 @@ struct StagingSink: PageSink {
     }
 
     func abandon() async {
-        await folders.finish()
         OutputWriter.removeTree(staging.url)
     }
 }

@@ -29,25 +29,20 @@ enum ParallelMap {
         return results.moveToArray()
     }
 
-    /// How many threads ``mapWaitingOnFiles(_:threadCount:startThread:_:)`` runs: twice the
-    /// cores, and at most 16 more than the cores.
+    /// How many threads ``mapWaitingOnFiles(_:threadCount:startThread:_:)`` runs: one per core.
     ///
-    /// A thread waiting for the disk needs another to take its core; a few spare threads are
-    /// enough for that. Each thread also gets its own allocator arena, which adds to peak memory,
-    /// so a 128-core machine gets 144, not 256.
-    static var fileThreadCount: Int { fileThreadCount(cores: coreCount) }
-
-    static func fileThreadCount(cores: Int) -> Int { min(2 * cores, cores + 16) }
+    /// Twice as many let another thread render while one waits for the disk, but made no
+    /// measurable difference into tmpfs or into a journaled ext4 (docs/performance.md, "Threads
+    /// that wait on the disk"), so nothing is tuned.
+    static var fileThreadCount: Int { coreCount }
 
     /// Like ``map(_:_:)``, for work that waits on the file system (making folders, writing
     /// files): on threads of its own, ``fileThreadCount`` of them, rather than one task per core
     /// on the shared pool.
     ///
-    /// Making a folder or a file can wait for the disk: ext4 reads the inode table and bitmaps of
-    /// the block groups it allocates in when they are not in memory. With one worker per core,
-    /// each such wait left a core idle; with more threads than cores, another thread renders
-    /// meanwhile (docs/performance.md, "Threads that wait on the disk"). The calling task is
-    /// suspended, not blocked, until the threads are done.
+    /// Making a folder or a file can wait for the disk, and a thread of the shared pool that
+    /// waits holds one of the pool's few threads, which the rest of the program needs. The calling
+    /// task is suspended, not blocked, until the threads are done.
     ///
     /// A thread the system refuses (a process or container limit on threads) is done without:
     /// the others take its share, and with none at all the work runs on the calling task's thread.

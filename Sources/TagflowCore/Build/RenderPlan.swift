@@ -38,9 +38,6 @@ struct RenderPlan: Sendable {
     }
 
     /// Every page of a site, for an empty folder, without keys (see ``takeKeys(from:)``).
-    ///
-    /// The pages and their files are known before the renderer is prepared: a full build makes
-    /// their folders meanwhile.
     init(everyPageOf renderer: SiteRenderer) {
         pages = renderer.jobs.map { PlannedPage(job: $0, path: renderer.outputPath(of: $0)) }
         stale = Array(pages.indices)

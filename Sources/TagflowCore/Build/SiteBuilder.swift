@@ -599,11 +599,9 @@ public struct SiteBuilder: Sendable {
         _ context: inout BuildContext, writer: OutputWriter, inputs: String?, digests: ContentDigests?,
         tagCountReads: NameReads? = nil
     ) async throws(BuildFailure) -> (RenderPass.Written, SiteRenderer) {
-        let unprepared = renderer(context, tagCountReads: tagCountReads)
-        var plan = RenderPlan(everyPageOf: unprepared)
-        // The pages' folders are made while the renderer prepares the summaries and tag lists.
-        let sink = try StagingSink(writer: writer, inputs: inputs, paths: plan.pages.lazy.map(\.path))
-        let renderer = await unprepared.prepared(digests: digests)
+        let sink = try StagingSink(writer: writer, inputs: inputs)
+        let renderer = await renderer(context, tagCountReads: tagCountReads).prepared(digests: digests)
+        var plan = RenderPlan(everyPageOf: renderer)
         plan.takeKeys(from: renderer)
         do throws(RenderPass.Failure) {
             return (try await RenderPass.run(renderer, plan, into: sink, &context), renderer)

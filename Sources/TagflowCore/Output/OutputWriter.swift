@@ -202,7 +202,7 @@ struct OutputWriter: Sendable {
     /// - Parameters:
     ///   - file: The file, at its path in the site.
     ///   - staging: The staging folder.
-    ///   - folderIsMade: Whether the file's folder is known to exist (``FolderMaker``); it is
+    ///   - folderIsMade: Whether the file's folder is known to exist; it is
     ///     made all the same when it does not.
     /// - Returns: The error, naming the whole path, or `nil` when the file is written.
     static func writeFile(_ file: OutputFile, into staging: StagingFolder, folderIsMade: Bool = false) -> CocoaError? {

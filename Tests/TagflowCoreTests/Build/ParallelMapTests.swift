@@ -48,15 +48,14 @@ import Testing
         #expect(ran)
     }
 
-    /// Work that waits runs on more threads than there are cores.
+    /// Work that waits runs on threads of its own, one per core unless asked for more.
     ///
     /// Four items that each wait until all four are in progress finish, on any machine. On the
     /// shared pool (one task per core) they would wait for each other until the timeout on a
     /// machine with fewer than four cores. Each thread is named, for `top -H` and `perf`.
-    @Test func fileThreadsOutnumberTheCores() async {
+    @Test func fileThreadsAreThreadsOfTheirOwn() async {
         let threadCount = 4
-        #expect(ParallelMap.fileThreadCount == ParallelMap.fileThreadCount(cores: ParallelMap.coreCount))
-        #expect([1, 2, 16, 17, 128].map(ParallelMap.fileThreadCount(cores:)) == [2, 4, 32, 33, 144])
+        #expect(ParallelMap.fileThreadCount == ParallelMap.coreCount)
         let inProgress = Atomic<Int>(0)
         let results = await ParallelMap.mapWaitingOnFiles(Array(0..<threadCount), threadCount: threadCount) {
             item -> Bool in
