@@ -4,11 +4,11 @@ import Foundation
 /// swapped in at the end (a full build), or the output folder itself, file by file (the cached
 /// build and `tagflow serve`).
 protocol PageSink: Sendable {
-    /// What ``take(_:at:)`` keeps of a page for ``finish(pages:assets:gone:staticFiles:)``: the
+    /// What ``take(_:)`` keeps of a page for ``finish(pages:assets:gone:staticFiles:)``: the
     /// file, or nothing (`Void`) for a sink that wrote it.
     associatedtype Kept: Sendable
 
-    /// Whether ``take(_:at:)`` writes files: the pass then renders on the threads that wait on
+    /// Whether ``take(_:)`` writes files: the pass then renders on the threads that wait on
     /// files (``ParallelMap/mapWaitingOnFiles(_:threadCount:startThread:_:)``).
     var writesAsItTakes: Bool { get }
     /// Whether ``finish(pages:assets:gone:staticFiles:)`` changes the output folder file by file:
@@ -17,16 +17,14 @@ protocol PageSink: Sendable {
 
     /// Takes one rendered page; called from many threads at once.
     ///
-    /// - Parameters:
-    ///   - file: The page.
-    ///   - index: Its place among the plan's pages.
+    /// - Parameter file: The page.
     /// - Returns: What the sink keeps of the page, and the failure when it could not be written.
-    func take(_ file: OutputFile, at index: Int) -> (kept: Kept, failure: BuildFailure?)
+    func take(_ file: OutputFile) -> (kept: Kept, failure: BuildFailure?)
 
     /// Called when every page is rendered without errors: writes what is left.
     ///
     /// - Parameters:
-    ///   - pages: What ``take(_:at:)`` kept, in the pass's order.
+    ///   - pages: What ``take(_:)`` kept, in the pass's order.
     ///   - assets: The theme's and plugins' files that no static file replaces.
     ///   - gone: The files of pages the site no longer has.
     ///   - staticFiles: The static files and page bundles' files, each source with its output
@@ -49,7 +47,7 @@ struct MemorySink: PageSink {
     var writesAsItTakes: Bool { false }
     var changesInPlace: Bool { false }
 
-    func take(_ file: OutputFile, at index: Int) -> (kept: OutputFile, failure: BuildFailure?) { (file, nil) }
+    func take(_ file: OutputFile) -> (kept: OutputFile, failure: BuildFailure?) { (file, nil) }
 
     func finish(
         pages: [OutputFile], assets: [OutputFile], gone: Set<String>, staticFiles: [(source: URL, path: String)]
@@ -87,7 +85,7 @@ struct StagingSink: PageSink {
         staging = try writer.beginStaging()
     }
 
-    func take(_ file: OutputFile, at index: Int) -> (kept: Void, failure: BuildFailure?) {
+    func take(_ file: OutputFile) -> (kept: Void, failure: BuildFailure?) {
         let failure = OutputWriter.writeFile(file, into: staging)
         return ((), failure.map { OutputWriter.writeFailure(file.path, $0, in: writer.target) })
     }
@@ -114,19 +112,20 @@ struct StagingSink: PageSink {
 
 /// Replaces the changed files of a finished output folder: the cached build and `tagflow serve`.
 ///
-/// Each file is replaced atomically, once every page is rendered. A failed render leaves the folder as it was.
+/// Each file is replaced atomically, once every page is rendered. A failed render leaves the
+/// folder as it was.
 struct InPlaceSink: PageSink {
     let writer: OutputWriter
     /// The digest the folder's marker records once it is up to date.
     ///
-    /// While files are replaced it records none, so a build stopped half-way is never taken for a finished one. `nil`: the
-    /// marker is left alone (`tagflow serve`'s folder records no inputs).
+    /// While files are replaced it records none, so a build stopped half-way is never taken for a
+    /// finished one. `nil`: the marker is left alone (`tagflow serve`'s folder records no inputs).
     let inputs: String?
 
     var writesAsItTakes: Bool { false }
     var changesInPlace: Bool { true }
 
-    func take(_ file: OutputFile, at index: Int) -> (kept: OutputFile, failure: BuildFailure?) { (file, nil) }
+    func take(_ file: OutputFile) -> (kept: OutputFile, failure: BuildFailure?) { (file, nil) }
 
     func finish(
         pages: [OutputFile], assets: [OutputFile], gone: Set<String>, staticFiles: [(source: URL, path: String)]

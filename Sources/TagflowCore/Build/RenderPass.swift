@@ -74,11 +74,10 @@ enum RenderPass {
         let rendered: [Rendered<Sink.Kept>]
         do {
             let jobs = plan.stale.map { plan.pages[$0].job }
-            let stale = plan.stale
             rendered = await renderPages(jobs.count, onFileThreads: sink.writesAsItTakes) { position in
                 defer { progress?.advance() }
                 let (file, diagnostics) = renderer.render(jobs[position])
-                let taken = sink.take(file, at: stale[position])
+                let taken = sink.take(file)
                 return Rendered(
                     bytes: file.byteCount, kept: taken.kept, diagnostics: diagnostics, failure: taken.failure)
             }
