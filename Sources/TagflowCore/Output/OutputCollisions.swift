@@ -57,12 +57,6 @@ enum OutputCollisions {
         return problems
     }
 
-    /// Whether any of `paths` collides with a static file, by the same rule.
-    static func collide(_ paths: some Sequence<String>, withStatic staticPaths: Set<String>) -> Bool {
-        guard !staticPaths.isEmpty else { return false }
-        return !problems(staticPaths: staticPaths, generated: paths, replaceable: [], source: { $0 }).isEmpty
-    }
-
     /// The folders a path lies in, nearest first (`a/b/c` → `a/b`, `a`).
     private static func folders(of path: String) -> [String] {
         var result: [String] = []

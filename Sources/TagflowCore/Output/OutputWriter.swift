@@ -202,14 +202,12 @@ struct OutputWriter: Sendable {
     /// - Parameters:
     ///   - file: The file, at its path in the site.
     ///   - staging: The staging folder.
-    ///   - folderIsMade: Whether the file's folder is known to exist; it is
-    ///     made all the same when it does not.
     /// - Returns: The error, naming the whole path, or `nil` when the file is written.
-    static func writeFile(_ file: OutputFile, into staging: StagingFolder, folderIsMade: Bool = false) -> CocoaError? {
+    static func writeFile(_ file: OutputFile, into staging: StagingFolder) -> CocoaError? {
         // A page at `…/NAME/index.html` is nearly always the first file of its folder in a new
         // staging folder: its folder is made first, rather than after an `open` that fails (one
         // failed lookup per page, 15 000 in a 10 000-post build).
-        let isFolderIndex = !folderIsMade && file.path.hasSuffix("/index.html")
+        let isFolderIndex = file.path.hasSuffix("/index.html")
         let failure = file.withBytes { bytes in
             writeMakingFolders(file.path, in: staging.descriptor, bytes, folderIsLikelyNew: isFolderIndex)
         }
