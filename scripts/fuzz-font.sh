@@ -8,8 +8,13 @@ seconds="${1:-60}"
 shift || true
 out=.build/fuzz
 mkdir -p "$out/corpus"
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name TagflowMetrics \
-    Sources/TagflowMetrics/*/*.swift Fuzz/FontReaderFuzzer.swift -o "$out/font-reader-fuzzer"
+# TagflowMetrics imports TagflowConcurrency for its one lock type (Locked.swift, which needs no
+# other module): built first as a module of its own, as SwiftPM would.
+swiftc -O -sanitize=address -parse-as-library -package-name tagflow -module-name TagflowConcurrency -wmo -c \
+    Sources/TagflowConcurrency/Locked.swift -emit-module -emit-module-path "$out/TagflowConcurrency.swiftmodule" \
+    -o "$out/TagflowConcurrency.o"
+swiftc -O -sanitize=fuzzer,address -parse-as-library -package-name tagflow -module-name TagflowMetrics -I "$out" \
+    Sources/TagflowMetrics/*/*.swift Fuzz/FontReaderFuzzer.swift "$out/TagflowConcurrency.o" -o "$out/font-reader-fuzzer"
 for font in /usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf \
     /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/opentype/inter/Inter-Regular.otf; do
     # Seeds start with the face-index byte.
