@@ -112,8 +112,8 @@ var targets: [Target] = [
         exclude: ["Languages"], swiftSettings: swiftSettings),
     .testTarget(name: "TagflowHighlightTests", dependencies: ["TagflowHighlight"], swiftSettings: swiftSettings),
     .target(name: "CTagflowSupport"),
-    // The one lock type, and the threads for work that waits on files.
-    .target(name: "TagflowConcurrency", dependencies: ["CTagflowSupport"], swiftSettings: swiftSettings),
+    // The one lock type, for every module (the library products' too: it needs nothing else).
+    .target(name: "TagflowConcurrency", swiftSettings: swiftSettings),
     .target(
         name: "TagflowCore",
         dependencies: [

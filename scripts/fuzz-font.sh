@@ -8,10 +8,10 @@ seconds="${1:-60}"
 shift || true
 out=.build/fuzz
 mkdir -p "$out/corpus"
-# TagflowMetrics imports TagflowConcurrency for its one lock type (Locked.swift, which needs no
-# other module): built first as a module of its own, as SwiftPM would.
+# TagflowMetrics imports TagflowConcurrency for the one lock type (which needs no other module):
+# built first as a module of its own, as SwiftPM would.
 swiftc -O -sanitize=address -parse-as-library -package-name tagflow -module-name TagflowConcurrency -wmo -c \
-    Sources/TagflowConcurrency/Locked.swift -emit-module -emit-module-path "$out/TagflowConcurrency.swiftmodule" \
+    Sources/TagflowConcurrency/*.swift -emit-module -emit-module-path "$out/TagflowConcurrency.swiftmodule" \
     -o "$out/TagflowConcurrency.o"
 swiftc -O -sanitize=fuzzer,address -parse-as-library -package-name tagflow -module-name TagflowMetrics -I "$out" \
     Sources/TagflowMetrics/*/*.swift Fuzz/FontReaderFuzzer.swift "$out/TagflowConcurrency.o" -o "$out/font-reader-fuzzer"

@@ -130,9 +130,10 @@ def main():
         print(f"note: {tagflow} not built; skipped the comparison with `tagflow chips`")
 
     # Only the three library products (and TagflowHTML, the escaper they share, with CTextScan, its
-    # vector scan) were compiled.
+    # vector scan, and TagflowConcurrency, the one lock type) were compiled.
     built = {path.parent.name.removesuffix(".build") for path in scratch.glob("*/debug/*.build/*.o")}
-    check(built == {"ChipsConsumer", "CTextScan", "TagflowChips", "TagflowHTML", "TagflowLayout", "TagflowMetrics"},
+    check(built == {"ChipsConsumer", "CTextScan", "TagflowChips", "TagflowConcurrency", "TagflowHTML", "TagflowLayout",
+                    "TagflowMetrics"},
           f"the example compiled more than the library products: {sorted(built)}")
 
 

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import TagflowConcurrency
 
 /// Maps work over a list on all cores: one task per core, each taking small batches of the list
 /// in turn, with results in input order (so output never depends on scheduling).

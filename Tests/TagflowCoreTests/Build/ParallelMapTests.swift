@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import TagflowConcurrency
 import Testing
 
 @testable import TagflowCore

@@ -13,12 +13,12 @@ import Dispatch
 /// core, that core would then stand idle, so blocking work gets threads of its own. Each is named
 /// (for `top -H`, `perf` and debuggers), and their end is awaited, not waited for: the last one
 /// resumes the waiting task through a dispatch group, which ThreadSanitizer follows.
-package enum FileThreads {
+enum FileThreads {
     /// Threads started by ``start(_:named:startThread:_:)``.
-    package final class Running: Sendable {
+    final class Running: Sendable {
         private let group: DispatchGroup
         /// How many threads the system gave.
-        package let count: Int
+        let count: Int
 
         fileprivate init(group: DispatchGroup, count: Int) {
             self.group = group
@@ -26,7 +26,7 @@ package enum FileThreads {
         }
 
         /// Suspends until every thread has ended.
-        package func wait() async {
+        func wait() async {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 group.notify(queue: .global()) { continuation.resume() }
             }
@@ -44,7 +44,7 @@ package enum FileThreads {
     ///   - startThread: Starts a thread, or says it could not (tests replace it).
     ///   - body: The work of one thread.
     /// - Returns: The threads, to ``Running/wait()`` for.
-    package static func start(
+    static func start(
         _ count: Int, named name: String, startThread: (@escaping @Sendable () -> Void) -> Bool = startThread,
         _ body: @escaping @Sendable (Int) -> Void
     ) -> Running {
@@ -67,7 +67,7 @@ package enum FileThreads {
     ///
     /// Not Foundation's `Thread`: its `start()` cannot say that the thread could not be made, and
     /// a task waiting for that thread would wait forever.
-    package static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+    static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         let result = tagflow_start_thread(
             { context in
