@@ -124,6 +124,9 @@ public struct SiteBuilder: Sendable {
             }
         }
         var context: BuildContext
+        // The folder written: a link (`_site` → a web server's folder) followed, as the cache
+        // compares it.
+        let outputFolder: URL
         let written: RenderPass.Written
         let renderer: SiteRenderer
         do {
@@ -134,6 +137,7 @@ public struct SiteBuilder: Sendable {
                     content: content)
             }
             let writer = OutputWriter(target: target(output, context.config))
+            outputFolder = writer.target
             try writer.validate(siteRoot: siteRoot, sourceFolders: Self.sourceFolders(context.config))
             let digests = ContentDigests(site: context.site) { [context] in context.contentDigests[$0] }
             if let previous, let inputs {
@@ -148,9 +152,8 @@ public struct SiteBuilder: Sendable {
             if options.useCache { cache.clear() }
             throw error
         }
-        let target = target(output, context.config)
         var report = BuildReport(
-            output: target,
+            output: outputFolder,
             pageCount: written.htmlCount,
             fileCount: written.fileCount + context.staticFiles.count,
             byteCount: written.byteCount,
@@ -167,7 +170,7 @@ public struct SiteBuilder: Sendable {
                     BuildCache.Manifest(
                         format: BuildCache.formatVersion, tagflow: TagflowVersion.current,
                         inputs: inputs.all.description, frame: inputs.frame.description,
-                        output: target.path, pages: report.pageCount, files: report.fileCount,
+                        output: outputFolder.path, pages: report.pageCount, files: report.fileCount,
                         bytes: report.byteCount, posts: report.postCount, tags: report.tagCount,
                         warnings: report.warnings.map(BuildCache.Warning.init), drafts: context.heldBack.drafts,
                         scheduled: context.heldBack.scheduled,

@@ -56,6 +56,24 @@ import Testing
         #expect(modified == after, "the output was not rewritten")
     }
 
+    /// An output folder reached through a link (`_site` → a web server's folder) is the folder the
+    /// cache records, so a second build with nothing changed stops at once there too.
+    @Test func aLinkedOutputFolderIsUpToDate() async throws {
+        let fixture = try SiteFixture(Self.site)
+        defer { fixture.remove() }
+        let served = fixture.output.deletingLastPathComponent().appendingPathComponent("served")
+        defer { try? FileManager.default.removeItem(at: served) }
+        try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
+        let link = fixture.output.deletingLastPathComponent().appendingPathComponent("linked")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: served)
+        defer { try? FileManager.default.removeItem(at: link) }
+        let builder = SiteBuilder(siteRoot: fixture.site, options: BuildOptions(useCache: true), plugins: [.chips])
+        let first = try await builder.build(to: link)
+        #expect(!first.isUpToDate)
+        #expect(first.output.standardizedFileURL.path == served.resolvingSymlinksInPath().path)
+        #expect(try await builder.build(to: link).isUpToDate)
+    }
+
     @Test func anEditedPostIsBuilt() async throws {
         let fixture = try SiteFixture(Self.site)
         defer { fixture.remove() }
