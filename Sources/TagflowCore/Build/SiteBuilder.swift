@@ -382,7 +382,9 @@ public struct SiteBuilder: Sendable {
                 codeBlocks: config.markdown.highlight
                     ? HighlightedCodeBlocks(lineNumbers: config.markdown.lineNumbers) : nil),
             timeZone: timeZone,
-            templateNames: context.pendingTheme?.names ?? Set(context.theme?.origins.keys ?? [:].keys), now: context.now
+            templateNames: context.pendingTheme?.names ?? Set(context.theme?.origins.keys ?? [:].keys),
+            now: context.now,
+            bodies: BodyStore()
         )
     }
 

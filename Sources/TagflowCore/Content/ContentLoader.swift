@@ -12,6 +12,8 @@ struct ContentLoader: Sendable {
     let templateNames: Set<String>
     /// Posts dated after this are scheduled.
     let now: ContentDate
+    /// Where the bodies' HTML is kept until their pages are rendered (`nil`: in memory).
+    var bodies: BodyStore? = nil
 
     /// What loading found: content, plus diagnostics for every bad file.
     struct Result: Sendable {
@@ -239,6 +241,7 @@ struct ContentLoader: Sendable {
             reader.isBundleIndex = folders.contains { SiteFiles.isBundleIndex(path, under: $0.folder) }
             reader.tagAliases = config.tagAliases
             reader.taxonomyNames = config.taxonomies.map(\.name)
+            reader.bodies = bodies
             if let problem = MarkdownLimits.problem(in: split.body, firstLine: split.bodyFirstLine) {
                 return .failed([
                     fileError(path, problem.message, at: (problem.line, problem.column), hint: problem.hint)

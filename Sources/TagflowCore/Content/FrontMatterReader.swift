@@ -16,6 +16,8 @@ struct FrontMatterReader {
     var tagAliases = TagAliases()
     /// The site's other taxonomies' names (`categories`): front matter keys read as lists of names.
     var taxonomyNames: [String] = []
+    /// Where the body's HTML is kept (`nil`: in memory).
+    var bodies: BodyStore?
     var diagnostics: [Diagnostic] = []
 
     /// The most tags one post may have.
@@ -97,7 +99,8 @@ struct FrontMatterReader {
         guard let date, let slug, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
         return Post(
             sourcePath: path, title: title, date: date, updated: updated, slug: slug, tags: tags, isDraft: draft,
-            summary: summary, description: description, template: template, params: params(), body: body,
+            summary: summary, description: description, template: template, params: params(),
+            body: ContentBody(body, keptIn: bodies),
             tagsLocation: mapping.entry("tags").map { SourceLocation(path: path, line: $0.line, column: $0.column) },
             showsTableOfContents: toc, aliases: aliases, language: language, series: series, terms: terms)
     }
@@ -112,7 +115,7 @@ struct FrontMatterReader {
         guard let slug, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
         return Page(
             sourcePath: path, title: title, slug: slug, description: description, template: template,
-            params: params(), body: body, aliases: aliases, language: language)
+            params: params(), body: ContentBody(body, keptIn: bodies), aliases: aliases, language: language)
     }
 
     private mutating func defaultTitle() -> String {

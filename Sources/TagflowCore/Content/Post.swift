@@ -112,7 +112,7 @@ package struct Post: Sendable, Hashable {
         }
     }
     /// The rendered body.
-    package var body: RenderedMarkdown {
+    package var body: ContentBody {
         get { storage.fields.body }
         _modify {
             makeUnique()
@@ -182,7 +182,7 @@ package struct Post: Sendable, Hashable {
     package init(
         sourcePath: String, title: String, date: ContentDate, updated: ContentDate?, slug: Slug, tags: [String],
         isDraft: Bool, summary: String, description: String, template: String?, params: YAMLMapping,
-        body: RenderedMarkdown, tagsLocation: SourceLocation? = nil, showsTableOfContents: Bool? = nil,
+        body: ContentBody, tagsLocation: SourceLocation? = nil, showsTableOfContents: Bool? = nil,
         aliases: [String] = [], language: String? = nil, series: PostSeries? = nil, terms: PostTerms = PostTerms()
     ) {
         storage = Storage(
@@ -218,7 +218,7 @@ package struct Post: Sendable, Hashable {
         var description: String
         var template: String?
         var params: YAMLMapping
-        var body: RenderedMarkdown
+        var body: ContentBody
         var tagKeys: [TagKey]
         var tagsLocation: SourceLocation?
         var showsTableOfContents: Bool?
@@ -254,7 +254,7 @@ package struct Page: Sendable, Hashable {
     /// Every other front matter key.
     package var params: YAMLMapping
     /// The rendered body.
-    package var body: RenderedMarkdown
+    package var body: ContentBody
     /// Its old addresses (`aliases:`), as site paths; each becomes a page that sends readers here.
     package var aliases: [String] = []
     /// Its own language (`lang:`), when it is not written in the site's.

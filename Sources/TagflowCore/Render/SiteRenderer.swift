@@ -1206,11 +1206,26 @@ struct SiteRenderer: Sendable {
 
     /// A post's or page's content: links to Markdown files resolved and embeds drawn (a
     /// diagnostic for each that fails), images sized.
-    private func contentHTML(_ body: RenderedMarkdown, sourcePath: String, pagePath: String) -> (String, [Diagnostic]) {
-        guard !body.embeds.isEmpty || !body.fileLinks.isEmpty else {
-            return (images.sized(body.html, pagePath: pagePath), [])
+    private func contentHTML(_ body: ContentBody, sourcePath: String, pagePath: String) -> (String, [Diagnostic]) {
+        let bodyHTML: String
+        do {
+            bodyHTML = try body.html.text()
+        } catch {
+            return (
+                "",
+                [
+                    Diagnostic(
+                        .error,
+                        TagflowError(
+                            location: SourceLocation(path: sourcePath), step: "render", message: "\(error)",
+                            hint: "check the temporary folder's disk (TMPDIR)", underlying: error))
+                ]
+            )
         }
-        var (html, diagnostics) = fileLinks.resolved(body.html, links: body.fileLinks, sourcePath: sourcePath)
+        guard !body.embeds.isEmpty || !body.fileLinks.isEmpty else {
+            return (images.sized(bodyHTML, pagePath: pagePath), [])
+        }
+        var (html, diagnostics) = fileLinks.resolved(bodyHTML, links: body.fileLinks, sourcePath: sourcePath)
         for embed in body.embeds {
             guard let renderer = hooks.embedRenderers[embed.language] else { continue }
             do {

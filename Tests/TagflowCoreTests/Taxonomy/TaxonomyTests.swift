@@ -8,7 +8,7 @@ func makePost(_ slug: String, day: Int, tags: [String], draft: Bool = false) -> 
         sourcePath: "posts/\(slug).md", title: slug, date: ContentDate(secondsSince1970: Int64(day) * 86_400),
         updated: nil, slug: Slug(rawValue: slug), tags: tags, isDraft: draft, summary: "", description: "",
         template: nil, params: YAMLMapping(),
-        body: RenderedMarkdown(html: "", headings: [], firstParagraph: "", wordCount: 0, embeds: []))
+        body: ContentBody(RenderedMarkdown(html: "", headings: [], firstParagraph: "", wordCount: 0, embeds: [])))
 }
 
 @Suite struct TaxonomyTests {
