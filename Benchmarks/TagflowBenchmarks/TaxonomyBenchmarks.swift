@@ -43,7 +43,7 @@ enum TaxonomyInput {
             sourcePath: "posts/\(slug).md", title: title, date: date, updated: nil, slug: Slug(rawValue: slug),
             tags: tagValues.compactMap(\.scalarText), isDraft: yaml["draft"] == .bool(true), summary: "",
             description: yaml["description"]?.scalarText ?? "", template: nil, params: YAMLMapping(),
-            body: RenderedMarkdown(html: ""))
+            body: ContentBody(RenderedMarkdown(html: "")))
     }
 }
 
