@@ -188,11 +188,14 @@ extension SiteStrings {
     /// needs and leaves out (`needsAll`: false for the forms of a counted string other than
     /// `other`, which may say the number in words).
     static func problem(in text: String, of key: Key, needsAll: Bool = true) -> String? {
-        if text.contains("{"),
-            !text.contains("}") || text.filter({ $0 == "{" }).count != text.filter({ $0 == "}" }).count
-        {
-            return "a '{' or '}' that is not around a placeholder"
+        // Each '{' is closed before the next opens, and each '}' closes one: a lone '}' is as
+        // surely a slip as a lone '{'.
+        var isOpen = false
+        for character in text where character == "{" || character == "}" {
+            guard isOpen == (character == "}") else { return "a '{' or '}' that is not around a placeholder" }
+            isOpen.toggle()
         }
+        if isOpen { return "a '{' or '}' that is not around a placeholder" }
         let used = Set(
             parts(of: text).compactMap { part -> String? in
                 if case .placeholder(let name) = part { return name } else { return nil }

@@ -159,6 +159,20 @@ import Testing
         }
     }
 
+    @Test func everyStrayBraceIsAnError() throws {
+        let tags = try #require(SiteStrings.keys.first { $0.name == "tags" })
+        let tagged = try #require(SiteStrings.keys.first { $0.name == "tagged" })
+        for (text, key) in [
+            ("All tags }", tags), ("}{tag}{", tagged), ("Tagged {tag}}", tagged), ("Tagged {{tag}", tagged),
+            ("Tagged {tag", tagged),
+        ] {
+            #expect(
+                SiteStrings.problem(in: text, of: key) == "a '{' or '}' that is not around a placeholder", "\(text)")
+        }
+        #expect(SiteStrings.problem(in: "Tagged {tag}", of: tagged) == nil)
+        #expect(SiteStrings.problem(in: "All tags", of: tags) == nil)
+    }
+
     @Test func aGermanSiteSpeaksGerman() async throws {
         let fixture = try SiteFixture(
             """
