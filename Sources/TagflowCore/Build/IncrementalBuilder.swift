@@ -195,82 +195,6 @@ package actor IncrementalBuilder {
         return (site, duplicates, taxonomyDiagnostics)
     }
 
-    /// The plan of a renderer whose posts and pages kept their slugs and places, made from the plan
-    /// it follows.
-    ///
-    /// Every page that is not a tag's (its pages and its feed) is the same job in the same order,
-    /// and so is each page of a tag that kept its slug. Those keep their paths, and are compared with their earlier keys
-    /// (making every path and looking each up again was a large part of a tag edit in `tagflow serve`).
-    ///
-    /// - Parameters:
-    ///   - renderer: The renderer of the edited site.
-    ///   - previous: The plan of the site before the edit.
-    ///   - previousTags: The taxonomy `previous` was planned from.
-    /// - Returns: `nil` when a page that is not a tag page is not the same job.
-    private static func replan(_ renderer: SiteRenderer, after previous: [PlannedPage], previousTags: Taxonomy)
-        -> RenderPlan?
-    {
-        // Where the earlier pages are in `previous`: each tag's by page number, and the others.
-        var tagPages: [[Int]] = Array(repeating: [], count: previousTags.tags.count)
-        var tagFeeds: [Int?] = Array(repeating: nil, count: previousTags.tags.count)
-        var others: [Int] = []
-        for (position, planned) in previous.enumerated() {
-            switch planned.job {
-            case .tag(let index, _):
-                if tagPages.indices.contains(index) { tagPages[index].append(position) }
-            case .tagFeed(let index):
-                if tagFeeds.indices.contains(index) { tagFeeds[index] = position }
-            default:
-                others.append(position)
-            }
-        }
-        var kept = Array(repeating: false, count: previous.count)
-        var nextOther = 0
-        var replan = RenderPlan(pages: [], stale: [], appeared: [])
-        replan.pages.reserveCapacity(previous.count)
-        let tags = renderer.site.taxonomy.tags
-        let jobs = renderer.jobs
-        for (job, key) in zip(jobs, renderer.keys(of: jobs)) {
-            var earlier: Int?
-            // The same tag, at the same address.
-            let previousIndex = { (index: Int) -> Int? in
-                guard let old = previousTags.indexByKey[tags[index].key],
-                    previousTags.tags[old].slug == tags[index].slug
-                else { return nil }
-                return old
-            }
-            if case .tag(let index, let pagination) = job {
-                if let old = previousIndex(index), tagPages[old].indices.contains(pagination.page - 1) {
-                    earlier = tagPages[old][pagination.page - 1]
-                }
-            } else if case .tagFeed(let index) = job {
-                earlier = previousIndex(index).flatMap { tagFeeds[$0] }
-            } else {
-                guard nextOther < others.count, previous[others[nextOther]].job == job else { return nil }
-                earlier = others[nextOther]
-                nextOther += 1
-            }
-            let key = key?.value
-            if let earlier {
-                kept[earlier] = true
-                let page = previous[earlier]
-                if key == nil || page.key != key { replan.stale.append(replan.pages.count) }
-                replan.pages.append(PlannedPage(job: job, path: page.path, key: key, bytes: page.bytes))
-            } else {
-                let path = renderer.outputPath(of: job)
-                replan.appeared?.insert(path)
-                replan.stale.append(replan.pages.count)
-                replan.pages.append(PlannedPage(job: job, path: path, key: key))
-            }
-        }
-        guard nextOther == others.count else { return nil }
-        // A tag's page can take a path another tag left.
-        let left = Set(previous.indices.lazy.filter { !kept[$0] }.map { previous[$0].path })
-        replan.gone = left.subtracting(replan.appeared ?? [])
-        replan.appeared?.subtract(left)
-        return replan
-    }
-
     private static func postIndices(_ site: Site) -> [String: Int] {
         Dictionary(site.posts.indices.map { (site.posts[$0].sourcePath, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -318,11 +242,9 @@ package actor IncrementalBuilder {
             renderer = state.renderer
             plan = RenderPlan(renderer, sameJobsAs: state.written.pages)
         } else {
-            var previousTags: Taxonomy?
             if let replacements {
                 // Same order, other tags: the taxonomy is counted again for the tags the edited
                 // posts list, and what the edit did not reach is kept.
-                previousTags = state.renderer.site.taxonomy
                 taxonomyDiagnostics = await state.renderer.retag(replacements.posts)
                 renderer = state.renderer
             } else {
@@ -344,9 +266,7 @@ package actor IncrementalBuilder {
                 ).prepared(digests: Self.digests(of: site, state.files), reusing: state.renderer)
                 assembled = (duplicates, Self.postIndices(site))
             }
-            plan =
-                previousTags.flatMap { Self.replan(renderer, after: state.written.pages, previousTags: $0) }
-                ?? RenderPlan(renderer, comparedWith: state.written.recordsByPath)
+            plan = RenderPlan(renderer, comparedWith: state.written.recordsByPath)
         }
         if assembled == nil {
             // What assembling the site would have said; a new assembly says it by itself.
