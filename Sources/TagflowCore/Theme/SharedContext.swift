@@ -53,7 +53,7 @@ final class SharedContext: Sendable, MustacheParent, CustomStringConvertible {
     var description: String {
         // Printed whole, the watched name is shown too.
         watch?.reads.note()
-        return values.any.description
+        return values.printed
     }
 
     /// What a section body rendered from this context.

@@ -392,7 +392,7 @@ extension TemplateProgram {
                     output.append(contentsOf: UnsafeBufferPointer(rebasing: code.text[start..<textEnd]))
                 case .escaped, .raw:
                     if let value = lookUp(Int(operation.first)) {
-                        try Self.append(value, escaped: operation.kind == .escaped, to: &output)
+                        Self.append(value, escaped: operation.kind == .escaped, to: &output)
                     }
                 case .section:
                     let value = lookUp(Int(operation.first))
@@ -553,17 +553,16 @@ extension TemplateProgram {
             return value
         }
 
-        /// Appends what `{{name}}` shows of a value, as swift-mustache's `String(describing:)`;
-        /// throws for a list or an object, which it prints as Swift does.
-        private static func append(_ value: TemplateValue, escaped: Bool, to output: inout [UInt8]) throws(Unsupported)
-        {
+        /// Appends what `{{name}}` shows of a value, as swift-mustache's `String(describing:)`,
+        /// but for an object in the order its names were set (``TemplateValue/printed``).
+        private static func append(_ value: TemplateValue, escaped: Bool, to output: inout [UInt8]) {
             let text: String
             switch value {
             case .text(let string): text = string
             case .number(let number): text = String(describing: number)
             case .decimal(let number): text = String(describing: number)
             case .flag(let flag): text = String(describing: flag)
-            case .list, .object, .shared: throw Unsupported()
+            case .list, .object, .shared: text = value.printed
             }
             if escaped {
                 HTMLEscaping.appendEscaped(text, to: &output)

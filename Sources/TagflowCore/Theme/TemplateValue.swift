@@ -31,6 +31,25 @@ enum TemplateValue: Sendable {
     }
 }
 
+extension TemplateValue {
+    /// The value as Swift prints it in a list (what `{{post}}` shows of an object), but with an
+    /// object's names in the order they were set, where a dictionary's order changes from one
+    /// build to the next: a theme that prints a whole object gives the same bytes on every build.
+    ///
+    /// Printing a ``SharedContext`` counts as a lookup of the name it watches.
+    var printed: String {
+        switch self {
+        case .text(let text): String(reflecting: text)
+        case .number(let number): String(reflecting: number)
+        case .decimal(let number): String(reflecting: number)
+        case .flag(let flag): String(reflecting: flag)
+        case .list(let items): "[" + items.map(\.printed).joined(separator: ", ") + "]"
+        case .object(let object): object.printed
+        case .shared(let shared): shared.description
+        }
+    }
+}
+
 /// The names and values of one context, in insertion order.
 ///
 /// Each name is kept with a hash made once (FNV-1a of its UTF-8), and a lookup with a hash made
@@ -108,6 +127,13 @@ struct TemplateObject: Sendable, ExpressibleByDictionaryLiteral {
 
     /// The names, in the order they were set.
     var names: [String] { entries.map(\.name) }
+
+    /// The object as Swift prints a dictionary, in the order the names were set
+    /// (``TemplateValue/printed``).
+    var printed: String {
+        guard !entries.isEmpty else { return "[:]" }
+        return "[" + entries.map { String(reflecting: $0.name) + ": " + $0.value.printed }.joined(separator: ", ") + "]"
+    }
 
     /// The names and values as swift-mustache takes them.
     var any: [String: Any] {

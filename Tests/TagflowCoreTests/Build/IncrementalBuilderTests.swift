@@ -128,15 +128,29 @@ import Testing
         "<footer>{{#site.posts}}{{title}} {{date_display}}{{#tags}} {{name}}{{/tags}};{{/site.posts}}"
         + "{{#site.tags}}{{name}} {{count}} {{url}};{{/site.tags}}</footer>\n"
 
+    /// The pages a theme can have, each of which prints its whole context (`{{.}}`): a page's
+    /// key must then take in every value a template can read, including any a later version
+    /// adds to a context.
+    static let everyPageTemplate = [
+        "404", "archive", "atom", "home", "page", "post", "series-list", "series", "sitemap", "tag", "tags", "term",
+        "terms",
+    ]
+
     /// With the built-in theme and chips, which show no counts in posts' tag lists, with a
     /// template or a plugin that does (a post's entries then depend on its tags' counts), with
-    /// a plugin that shows them in related tags only, and with a footer that shows `site.posts`
-    /// and `site.tags` on every page (so every page depends on every post and tag).
-    @Test(arguments: ["chips", "counting template", "counting plugin", "counting related tags", "site lists"])
+    /// a plugin that shows them in related tags only, with a footer that shows `site.posts`
+    /// and `site.tags` on every page (so every page depends on every post and tag), and with
+    /// templates that print every value their pages are given.
+    @Test(arguments: [
+        "chips", "counting template", "counting plugin", "counting related tags", "site lists", "every value",
+    ])
     func everyKindOfEditRebuildsWhatAFullBuildWrites(theme: String) async throws {
         let blog = try Blog()
         if theme == "counting template" { try blog.write("templates/tag-list.mustache", Self.countingTagList) }
         if theme == "site lists" { try blog.write("templates/footer.mustache", Self.siteListsFooter) }
+        if theme == "every value" {
+            for name in Self.everyPageTemplate { try blog.write("templates/\(name).mustache", "{{.}}\n") }
+        }
         let plugins: [Plugin] =
             switch theme {
             case "counting plugin": [Plugin(name: "counting") { $0.tagListRenderer = CountingTagLists() }]

@@ -180,14 +180,41 @@ import Testing
             guard parsed.count == sources.count else { continue }
             // An indented block or partial is declined (swift-mustache indents its lines).
             guard let program = TemplateProgram(parsed, escaping: Theme.escapingContentType) else { continue }
-            let context = Self.context(&random, depth: 3)
-            let expected = library.render(context, withTemplate: "main") ?? ""
+            guard let context = TemplateValue(any: Self.context(&random, depth: 3)) else { continue }
+            let expected = library.render(Self.reference(context), withTemplate: "main") ?? ""
             if let text = try? program.render(context, with: "main") {
                 #expect(text == expected, "round \(round): \(sources) with \(context)")
                 compared += 1
             }
         }
         #expect(compared > 300)
+    }
+
+    /// A list or an object prints as Swift prints it, but an object's names in the order they
+    /// were set, where a dictionary's order changes from one run to the next; a shared context's
+    /// watched name counts as read.
+    @Test func printedValuesAreSwiftsInTheirOrder() throws {
+        let list: TemplateValue = .list([.text("a \"b\"\n"), .number(1), .flag(true), .decimal(1.5), .list([])])
+        #expect(list.printed == String(describing: ["a \"b\"\n", 1, true, 1.5, [Any]()] as [Any]))
+        #expect(TemplateValue.object(["t": .text("x")]).printed == String(describing: ["t": "x"] as [String: Any]))
+        #expect(TemplateValue.object([:]).printed == String(describing: [String: Any]()))
+        let object: TemplateValue = .object([
+            "z": .number(1), "a": .list([.object(["m": .flag(false), "b": .text("")])]),
+        ])
+        #expect(object.printed == #"["z": 1, "a": [["m": false, "b": ""]]]"#)
+        let reads = NameReads()
+        let shared = SharedContext(["count": .number(3), "name": .text("Swift")], watching: ("count", reads))
+        #expect(TemplateValue.list([.shared(shared)]).printed == #"[["count": 3, "name": "Swift"]]"#)
+        #expect(reads.anyNoted)
+        // Through the program, as `{{post}}` and `{{{post}}}` show it.
+        let template = try MustacheTemplate(string: Theme.escapingPragma + "{{post}}|{{{post}}}")
+        let program = try #require(TemplateProgram(["t": template], escaping: Theme.escapingContentType))
+        let text = try program.render(
+            .object(["post": .object(["url": .text("/a/"), "title": .text("<A>")])]), with: "t")
+        #expect(
+            text
+                == #"[&quot;url&quot;: &quot;/a/&quot;, &quot;title&quot;: &quot;&lt;A&gt;&quot;]|["url": "/a/", "title": "<A>"]"#
+        )
     }
 
     /// A context's names: set, replaced, removed and looked up, with the hash made once or not.
@@ -241,6 +268,32 @@ import Testing
     }
 
     // MARK: Generators
+
+    /// A converted context as swift-mustache takes it, each object printing its names in their
+    /// order, as the program does (the one way the two are meant to differ: swift-mustache prints
+    /// a dictionary in its hash order).
+    static func reference(_ value: TemplateValue) -> Any {
+        switch value {
+        case .text(let text): text
+        case .number(let number): number
+        case .decimal(let number): number
+        case .flag(let flag): flag
+        case .list(let items): items.map(reference)
+        case .object(let object): OrderedObject(object)
+        case .shared(let shared): shared
+        }
+    }
+
+    /// An object for swift-mustache that prints as ``TemplateObject/printed``.
+    final class OrderedObject: MustacheParent, CustomStringConvertible {
+        let object: TemplateObject
+
+        init(_ object: TemplateObject) { self.object = object }
+
+        func child(named name: String) -> Any? { object[name].map(TemplateProgramTests.reference) }
+
+        var description: String { object.printed }
+    }
 
     /// A page's context for the shared-context test: texts, numbers and flags, with shared
     /// contexts (alone and in lists) of the same.
