@@ -60,7 +60,7 @@ step "parallel build under ThreadSanitizer"
 # libraries are out of its reach; ConcurrentParseTests checks the cmark-gfm one by its effect
 # (lost autolinks).
 swift test --sanitize=thread --scratch-path .build-tsan \
-    --filter "ConcurrentParseTests|SiteBuilderTests|DeterminismTests|IncrementalBuilderTests|SiteWatcherTests|ParallelMapTests|LockedTests"
+    --filter "ConcurrentParseTests|SiteBuilderTests|DeterminismTests|IncrementalBuilderTests|SiteWatcherTests|ParallelMapTests|LockedTests|BodyStoreTests"
 
 step "allocation counts of the benchmarks against Benchmarks/Thresholds"
 scripts/bench-thresholds.sh check
