@@ -30,6 +30,8 @@ package final class BodyStore: Sendable {
         template += Array("tagflow-bodies.XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } }
         guard let descriptor, descriptor >= 0 else { return nil }
+        // Close-on-exec: a program `tagflow serve` starts (a browser) must not keep the file alive.
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }
         self.descriptor = descriptor
     }
@@ -88,7 +90,7 @@ package struct BodyStoreError: Error, CustomStringConvertible {
     package var code: Int32
 
     package var description: String {
-        "could not read the post's HTML back from Tagflow's temporary file: \(String(cString: strerror(code)))"
+        "could not read the body's HTML back from Tagflow's temporary file: \(String(cString: strerror(code)))"
     }
 }
 

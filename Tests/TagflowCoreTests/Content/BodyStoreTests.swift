@@ -41,6 +41,27 @@ import Testing
         }
     }
 
+    #if os(Linux)
+        /// The file is already gone from its folder, and a program `tagflow serve` starts does not
+        /// inherit it.
+        @Test func theFileIsClosedOnExec() throws {
+            try withFolder { folder in
+                let store = try #require(BodyStore(folder: folder.path))
+                _ = BodyHTML("<p>Kept.</p>", keptIn: store)
+                let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap {
+                    descriptor -> Int32? in
+                    let target = try? FileManager.default.destinationOfSymbolicLink(
+                        atPath: "/proc/self/fd/\(descriptor)")
+                    guard let target, target.hasPrefix(folder.path + "/tagflow-bodies.") else { return nil }
+                    #expect(target.hasSuffix("(deleted)"))
+                    return Int32(descriptor)
+                }
+                #expect(descriptors.count == 1)
+                for descriptor in descriptors { #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC != 0) }
+            }
+        }
+    #endif
+
     @Test func withoutAFolderTheBodiesStayInMemory() throws {
         #expect(BodyStore(folder: "/nonexistent-tagflow-folder/\(UUID())") == nil)
         let html = BodyHTML("<p>Here.</p>", keptIn: nil)
