@@ -176,8 +176,8 @@ import Testing
             var changed: Set<String> = [path]
             let kind = [
                 "body", "title", "date", "add tag", "drop tag", "respell tag", "new post", "delete post",
-                "draft", "slug", "page", "new page", "alias", "series",
-            ][step % 14]
+                "draft", "slug", "page", "new page", "alias", "series", "list page",
+            ][step % 15]
             switch kind {
             case "body": post.body += " More \(step)."
             case "title": post.title = "Retitled \(step)"
@@ -208,6 +208,16 @@ import Testing
             case "new page":
                 try blog.write("pages/extra\(step).md", "---\ntitle: Extra \(step)\n---\nExtra.\n")
                 changed = ["pages/extra\(step).md"]
+            case "list page":
+                // A page of the site's own at `/series/` takes the address of the list of series,
+                // which each series' page links to; then it goes again.
+                let listPage = "pages/series.md"
+                if FileManager.default.fileExists(atPath: blog.site.appendingPathComponent(listPage).path) {
+                    try blog.remove(listPage)
+                } else {
+                    try blog.write(listPage, "---\ntitle: My series\n---\nMine.\n")
+                }
+                changed = [listPage]
             default:
                 blog.posts[path] = post
                 try blog.save(path)
