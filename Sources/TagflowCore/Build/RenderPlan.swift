@@ -30,13 +30,6 @@ struct RenderPlan: Sendable {
     /// static files: a change to those is a full build).
     var appeared: Set<String>?
 
-    init(pages: [PlannedPage], stale: [Int], gone: Set<String> = [], appeared: Set<String>?) {
-        self.pages = pages
-        self.stale = stale
-        self.gone = gone
-        self.appeared = appeared
-    }
-
     /// Every page of a site, for an empty folder, without keys (see ``takeKeys(from:)``).
     init(everyPageOf renderer: SiteRenderer) {
         pages = renderer.jobs.map { PlannedPage(job: $0, path: renderer.outputPath(of: $0)) }
