@@ -10,7 +10,8 @@ package import Foundation
 /// ```
 ///
 /// After a full build it keeps every post and page it read, with a digest of each source file,
-/// and a key for every page written (``SiteRenderer/key(of:)``). When only Markdown files of
+/// and for every page written what its rendering read and the key made from it
+/// (``SiteRenderer/keys(of:)``). When only Markdown files of
 /// `posts/` and `pages/` changed, it reads just those and renders and rewrites (each file
 /// atomically) only the pages whose key changed; it deletes the pages that are gone. Edited posts
 /// that keep their slug, date, tags and draft flag are swapped into the site as it is; edited
@@ -266,7 +267,7 @@ package actor IncrementalBuilder {
                 ).prepared(digests: Self.digests(of: site, state.files), reusing: state.renderer)
                 assembled = (duplicates, Self.postIndices(site))
             }
-            plan = RenderPlan(renderer, comparedWith: state.written.recordsByPath)
+            plan = RenderPlan(renderer, comparedWith: state.written.recordsByPath, from: state.written.identities)
         }
         if assembled == nil {
             // What assembling the site would have said; a new assembly says it by itself.

@@ -26,6 +26,8 @@ enum RenderPass {
         var files: [OutputFile]
         /// How many files were written in place; `nil` for a new folder.
         var rewritten: Int?
+        /// What names the posts, tags and the rest in the pages' inputs.
+        var identities: SiteIdentities
 
         /// HTML pages, assets among them.
         var htmlCount: Int {
@@ -37,7 +39,7 @@ enum RenderPass {
         var byteCount: Int { pages.reduce(0) { $0 + $1.bytes } + assets.reduce(0) { $0 + $1.byteCount } }
         /// Each page's path and record, in the site's order, for ``BuildCache``.
         var records: [(path: String, record: PageRecord)] {
-            pages.map { ($0.path, PageRecord(key: $0.key, bytes: $0.bytes)) }
+            pages.map { ($0.path, PageRecord(inputs: $0.inputs, key: $0.key, bytes: $0.bytes)) }
         }
         /// Each page's record, by path.
         var recordsByPath: [String: PageRecord] {
@@ -48,6 +50,7 @@ enum RenderPass {
     /// One rendered page, as the sink took it.
     private struct Rendered<Kept: Sendable>: Sendable {
         var bytes: Int
+        var inputs: [PageInput]
         var kept: Kept
         var diagnostics: [Diagnostic]
         var failure: BuildFailure?
@@ -76,10 +79,12 @@ enum RenderPass {
             let jobs = plan.stale.map { plan.pages[$0].job }
             rendered = await renderPages(jobs.count, onFileThreads: sink.writesAsItTakes) { position in
                 defer { progress?.advance() }
-                let (file, diagnostics) = renderer.render(jobs[position])
+                let reads = PageReads()
+                let (file, diagnostics) = renderer.render(jobs[position], reads: reads)
                 let taken = sink.take(file)
                 return Rendered(
-                    bytes: file.byteCount, kept: taken.kept, diagnostics: diagnostics, failure: taken.failure)
+                    bytes: file.byteCount, inputs: reads.inputs, kept: taken.kept, diagnostics: diagnostics,
+                    failure: taken.failure)
             }
         }
         context.timings.append(("render", (ContinuousClock.now - renderStart).seconds))
@@ -88,9 +93,14 @@ enum RenderPass {
         progress?.begin("write")
         // The plan's pages become the record of the output, their sizes filled in (in place: the
         // plan is consumed).
-        var written = Written(pages: [], assets: [], files: [])
+        var written = Written(pages: [], assets: [], files: [], identities: SiteIdentities(renderer))
         swap(&written.pages, &plan.pages)
-        for (index, page) in zip(plan.stale, rendered) { written.pages[index].bytes = page.bytes }
+        let keys = renderer.keys(of: rendered.lazy.map(\.inputs))
+        for (position, index) in plan.stale.enumerated() {
+            written.pages[index].bytes = rendered[position].bytes
+            written.pages[index].inputs = rendered[position].inputs
+            written.pages[index].key = keys[position]
+        }
         context.diagnostics += rendered.flatMap(\.diagnostics)
         // A static file may replace an asset, never a page (``OutputCollisions``).
         let staticPaths = Set(context.staticFiles.map(\.path))

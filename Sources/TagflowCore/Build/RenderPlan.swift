@@ -1,11 +1,13 @@
-/// A page of a site as a build plans it: the job that renders it, the file it writes, the key of
-/// what it is made from, and its size in the output.
+/// A page of a site as a build plans it: the job that renders it, the file it writes, what its
+/// rendering read and the key made from that, and its size in the output.
 struct PlannedPage: Sendable {
     var job: SiteRenderer.Job
     /// The output file (``SiteRenderer/outputPath(of:)``).
     var path: String
-    /// ``SiteRenderer/key(of:)``; `nil` when the renderer has no digests, and the page is then
-    /// always rendered.
+    /// What the page's last rendering read, named in this site; `nil` until it is rendered.
+    var inputs: [PageInput]?
+    /// The digest of the inputs' values (``SiteRenderer/keys(of:)``); `nil` when the renderer has
+    /// no digests, and the page is then always rendered.
     var key: DigestValue?
     /// The file's size as the output holds it; 0 until it is written.
     var bytes = 0
@@ -15,7 +17,7 @@ struct PlannedPage: Sendable {
 /// holds.
 ///
 /// Every build makes one: a full build renders every page; the cached build and `tagflow serve`
-/// render only the pages whose keys differ from the ones the output was written with.
+/// render only the pages whose inputs, as the output's pages read them, now have other values.
 struct RenderPlan: Sendable {
     /// Every page of the site, in the renderer's order of jobs.
     var pages: [PlannedPage]
@@ -30,28 +32,32 @@ struct RenderPlan: Sendable {
     /// static files: a change to those is a full build).
     var appeared: Set<String>?
 
-    /// Every page of a site, for an empty folder, without keys (see ``takeKeys(from:)``).
+    /// Every page of a site, for an empty folder.
     init(everyPageOf renderer: SiteRenderer) {
         pages = renderer.jobs.map { PlannedPage(job: $0, path: renderer.outputPath(of: $0)) }
         stale = Array(pages.indices)
         appeared = nil
     }
 
-    /// Sets each page's key, from a renderer prepared with digests.
-    mutating func takeKeys(from renderer: SiteRenderer) {
-        guard renderer.keys != nil else { return }
-        for (index, key) in renderer.keys(of: pages.lazy.map(\.job)).enumerated() { pages[index].key = key?.value }
-    }
-
     /// A site's pages compared with the records of an output folder's pages, by path.
-    init(_ renderer: SiteRenderer, comparedWith records: [String: PageRecord]) {
+    ///
+    /// - Parameters:
+    ///   - renderer: The site's renderer, prepared with digests.
+    ///   - records: The output's pages, by path.
+    ///   - identities: What named the posts, tags and the rest in the records' inputs.
+    init(_ renderer: SiteRenderer, comparedWith records: [String: PageRecord], from identities: SiteIdentities) {
         self.init(everyPageOf: renderer)
-        takeKeys(from: renderer)
         stale = []
+        let map = PageInputMap(from: identities, to: SiteIdentities(renderer))
+        let carried = pages.map { page -> (record: PageRecord, inputs: [PageInput]?)? in
+            records[page.path].map { ($0, $0.inputs.flatMap(map.carried)) }
+        }
+        let keys = renderer.keys(of: carried.lazy.map { $0?.inputs })
         for index in pages.indices {
-            let page = pages[index]
-            if let key = page.key, let record = records[page.path], record.key == key {
-                pages[index].bytes = record.bytes
+            if let old = carried[index], let key = keys[index], old.record.key == key {
+                pages[index].inputs = old.inputs
+                pages[index].key = key
+                pages[index].bytes = old.record.bytes
             } else {
                 stale.append(index)
             }
@@ -62,21 +68,22 @@ struct RenderPlan: Sendable {
     }
 
     /// A site whose jobs are the ones of `previous` (the same pages in the same order, their
-    /// contents perhaps changed), compared with `previous` page by page.
+    /// contents perhaps changed, the posts and tags in their places), compared with `previous`
+    /// page by page.
     init(_ renderer: SiteRenderer, sameJobsAs previous: [PlannedPage]) {
-        let keys = renderer.keys(of: previous.lazy.map(\.job))
-        let pages = zip(previous, keys).map { page, key in
-            PlannedPage(job: page.job, path: page.path, key: key?.value, bytes: page.bytes)
-        }
+        let keys = renderer.keys(of: previous.lazy.map(\.inputs))
+        var pages = previous
+        for index in pages.indices { pages[index].key = keys[index] }
         self.pages = pages
         stale = pages.indices.filter { pages[$0].key == nil || pages[$0].key != previous[$0].key }
         appeared = []
     }
 }
 
-/// What an output folder holds at a path: the key of what the page was made from (`nil`: unknown,
-/// so it is rendered again), and its size.
+/// What an output folder holds at a path: what the page's rendering read, the key made from that
+/// (`nil`: unknown, so it is rendered again), and its size.
 struct PageRecord: Sendable, Equatable {
+    var inputs: [PageInput]?
     var key: DigestValue?
     var bytes: Int
 }

@@ -80,7 +80,7 @@ public struct SiteBuilder: Sendable {
         defer { withExtendedLifetime(lock) {} }
         let cache = BuildCache(siteRoot: siteRoot)
         var inputs: (all: Digest, frame: Digest)?
-        var previous: [String: PageRecord]?
+        var previous: BuildCache.Pages?
         var digestsAfterLoading = false
         if options.useCache {
             progress?.begin("cache")
@@ -175,7 +175,7 @@ public struct SiteBuilder: Sendable {
                         warnings: report.warnings.map(BuildCache.Warning.init), drafts: context.heldBack.drafts,
                         scheduled: context.heldBack.scheduled,
                         scheduledUntil: context.heldBack.nextScheduled?.secondsSince1970))
-                cache.writePages(written.records)
+                cache.writePages(written.records, identities: written.identities)
             } else {
                 cache.clear()
             }
@@ -606,8 +606,7 @@ public struct SiteBuilder: Sendable {
     ) async throws(BuildFailure) -> (RenderPass.Written, SiteRenderer) {
         let sink = try StagingSink(writer: writer, inputs: inputs)
         let renderer = await renderer(context, tagCountReads: tagCountReads).prepared(digests: digests)
-        var plan = RenderPlan(everyPageOf: renderer)
-        plan.takeKeys(from: renderer)
+        let plan = RenderPlan(everyPageOf: renderer)
         do throws(RenderPass.Failure) {
             return (try await RenderPass.run(renderer, plan, into: sink, &context), renderer)
         } catch {
@@ -616,19 +615,19 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Brings the output folder of the last build up to date in place: renders only the pages
-    /// whose keys differ from the recorded ones, replaces each of their files atomically, and
-    /// deletes the pages that are gone.
+    /// whose inputs changed since the recorded build, replaces each of their files atomically,
+    /// and deletes the pages that are gone.
     ///
     /// For a build whose settings, templates, static files, fonts, options and plugins are the
     /// ones the folder was built with (``BuildInputs``' frame), so that a page with an unchanged
     /// key has unchanged bytes. See ``InPlaceSink`` for what a failure leaves.
     static func updateInPlace(
         _ context: inout BuildContext, writer: OutputWriter, inputs: String, digests: ContentDigests,
-        previous: [String: PageRecord]
+        previous: BuildCache.Pages
     ) async throws(BuildFailure) -> (RenderPass.Written, SiteRenderer) {
         let renderer = await renderer(context).prepared(digests: digests)
         do throws(RenderPass.Failure) {
-            let plan = RenderPlan(renderer, comparedWith: previous)
+            let plan = RenderPlan(renderer, comparedWith: previous.pages, from: previous.identities)
             return (
                 try await RenderPass.run(renderer, plan, into: InPlaceSink(writer: writer, inputs: inputs), &context),
                 renderer

@@ -11,8 +11,9 @@ import Foundation
 struct BuildCache: Sendable {
     static let folderName = ".tagflow-cache"
     /// Bumped whenever what a build writes for the same inputs changes in a way the version does
-    /// not, or ``Digest`` makes its digests another way (3: four lanes for long inputs).
-    static let formatVersion = 3
+    /// not, or ``Digest`` makes its digests another way (3: four lanes for long inputs; 4: the
+    /// pages' inputs).
+    static let formatVersion = 4
 
     /// What the last successful build read and wrote.
     struct Manifest: Codable, Equatable, Sendable {
@@ -75,49 +76,112 @@ struct BuildCache: Sendable {
 
     private var manifestURL: URL { folder.appendingPathComponent("manifest.json") }
     private var pagesURL: URL { folder.appendingPathComponent("pages.tsv") }
+    private var identitiesURL: URL { folder.appendingPathComponent("identities.tsv") }
 
-    /// The pages of the last build, by output path (one `key<TAB>bytes<TAB>path` line each), when
-    /// the manifest is also readable; a build reuses those whose key is unchanged.
-    func readPages() -> [String: PageRecord]? {
-        guard read() != nil, let data = FileManager.default.contents(atPath: pagesURL.path) else { return nil }
-        var pages: [String: PageRecord] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count == 3, let key = DigestValue(fields[0]), let bytes = Int(fields[1]), !fields[2].isEmpty
-            else { return nil }
-            pages[String(fields[2])] = PageRecord(key: key, bytes: bytes)
-        }
-        return pages.isEmpty ? nil : pages
+    /// The pages of the last build, and what named the posts, tags and the rest in their inputs.
+    struct Pages: Sendable {
+        /// Each page's record, by output path.
+        var pages: [String: PageRecord]
+        var identities: SiteIdentities
     }
 
-    /// Replaces the page record (written beside, then renamed).
+    /// The pages of the last build, by output path (one `key<TAB>bytes<TAB>path<TAB>inputs` line
+    /// each, ``PageInput/encoded(_:)``), with the identities their inputs name (one
+    /// `kind<TAB>name` line each, in order), when the manifest is also readable; a build reuses
+    /// the pages whose inputs have the same values.
+    func readPages() -> Pages? {
+        guard read() != nil, let data = FileManager.default.contents(atPath: pagesURL.path),
+            let identities = readIdentities()
+        else { return nil }
+        var pages: [String: PageRecord] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
+            guard fields.count == 4, let key = DigestValue(fields[0]), let bytes = Int(fields[1]), !fields[2].isEmpty,
+                let inputs = PageInput.decoded(fields[3])
+            else { return nil }
+            pages[String(fields[2])] = PageRecord(inputs: inputs, key: key, bytes: bytes)
+        }
+        return pages.isEmpty ? nil : Pages(pages: pages, identities: identities)
+    }
+
+    /// Replaces the page record and the identities (each written beside, then renamed).
     ///
     /// One line per page in the order given: the build's order of pages, the same for the same
     /// site. Nothing is recorded unless every page has a key.
-    func writePages(_ pages: [(path: String, record: PageRecord)]) {
+    func writePages(_ pages: [(path: String, record: PageRecord)], identities: SiteIdentities) {
         // Made as bytes, in the order given: with Foundation's `contains`, a sort by path, and
         // interpolation it was slow, on one core, at the end of a large build.
-        // A path with a tab or a line break cannot be recorded; then none is, and the next
-        // build renders every page.
-        guard
-            !pages.contains(where: { $0.record.key == nil || $0.path.utf8.contains { $0 == 9 || $0 == 10 || $0 == 13 } }
-            )
+        // A path or a name with a tab or a line break cannot be recorded; then none is, and the
+        // next build renders every page.
+        func isRecordable(_ text: String) -> Bool { !text.utf8.contains { $0 == 9 || $0 == 10 || $0 == 13 } }
+        let names = [identities.posts, identities.pages, identities.tags, identities.series] + identities.terms
+        guard !pages.contains(where: { $0.record.key == nil || $0.record.inputs == nil || !isRecordable($0.path) }),
+            names.allSatisfy({ $0.allSatisfy(isRecordable) })
         else {
             try? FileManager.default.removeItem(at: pagesURL)
             return
         }
         var text: [UInt8] = []
-        text.reserveCapacity(pages.count * 64)
+        text.reserveCapacity(pages.count * 160)
         for (path, record) in pages {
-            guard let key = record.key else { continue }
+            guard let key = record.key, let inputs = record.inputs else { continue }
             text += key.description.utf8
             text.append(9)
             text += String(record.bytes).utf8
             text.append(9)
             text += path.utf8
+            text.append(9)
+            PageInput.encode(inputs, into: &text)
             text.append(10)
         }
+        var identityText: [UInt8] = []
+        func add(_ kind: String, _ names: [String]) {
+            for name in names {
+                identityText += kind.utf8
+                identityText.append(9)
+                identityText += name.utf8
+                identityText.append(10)
+            }
+        }
+        identityText += "taxonomies\t\(identities.terms.count)\n".utf8
+        add("post", identities.posts)
+        add("page", identities.pages)
+        add("tag", identities.tags)
+        add("series", identities.series)
+        for (taxonomy, terms) in identities.terms.enumerated() { add("term\(taxonomy)", terms) }
+        guard OutputWriter.replaceFile(at: identitiesURL.path, with: identityText) == nil else {
+            try? FileManager.default.removeItem(at: pagesURL)
+            return
+        }
         _ = OutputWriter.replaceFile(at: pagesURL.path, with: text)
+    }
+
+    /// Reads what ``writePages(_:identities:)`` wrote of the identities.
+    private func readIdentities() -> SiteIdentities? {
+        guard let data = FileManager.default.contents(atPath: identitiesURL.path) else { return nil }
+        var identities = SiteIdentities(posts: [], pages: [], tags: [], series: [], terms: [])
+        var taxonomies: Int?
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+            guard fields.count == 2 else { return nil }
+            let name = String(fields[1])
+            switch fields[0] {
+            case "taxonomies":
+                guard taxonomies == nil, let count = Int(name), count >= 0 else { return nil }
+                taxonomies = count
+                identities.terms = Array(repeating: [], count: count)
+            case "post": identities.posts.append(name)
+            case "page": identities.pages.append(name)
+            case "tag": identities.tags.append(name)
+            case "series": identities.series.append(name)
+            default:
+                guard fields[0].hasPrefix("term"), let taxonomy = Int(fields[0].dropFirst(4)),
+                    identities.terms.indices.contains(taxonomy)
+                else { return nil }
+                identities.terms[taxonomy].append(name)
+            }
+        }
+        return taxonomies == nil ? nil : identities
     }
 
     /// The manifest, when there is one from this Tagflow version and cache format.
@@ -151,6 +215,7 @@ struct BuildCache: Sendable {
     func clear() {
         try? FileManager.default.removeItem(at: manifestURL)
         try? FileManager.default.removeItem(at: pagesURL)
+        try? FileManager.default.removeItem(at: identitiesURL)
     }
 }
 

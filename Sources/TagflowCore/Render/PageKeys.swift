@@ -23,13 +23,16 @@ struct ContentDigests: Sendable {
     }
 }
 
-/// What each page of a site is made from, as digests, so that a rebuild renders again only the
-/// pages whose inputs changed (``IncrementalBuilder``).
+/// The values a site's pages are made from, as digests: the values of the inputs pages read
+/// (``PageInput``), from which each page's key is made (``SiteRenderer/keys(of:)``), so that a
+/// rebuild renders again only the pages whose inputs changed (``IncrementalBuilder``, the cached
+/// build).
 ///
-/// Two renders of a job with the same key give the same bytes, as long as the templates, the
-/// settings and the plugins are the same (a change to any of those rebuilds everything). So
-/// ``SiteRenderer/key(of:)`` must take in everything ``SiteRenderer/render(_:)`` reads for that
-/// job; `IncrementalBuilderTests` compares rebuilt sites with full builds after every kind of edit.
+/// Two renders of a page whose inputs have the same values give the same bytes, as long as the
+/// templates, the settings and the plugins are the same (a change to any of those rebuilds
+/// everything). So each input's value must take in everything the renderer reads when it notes
+/// that input; `IncrementalBuilderTests` compares rebuilt sites with full builds after every kind
+/// of edit, with a theme that prints every value a page gets.
 struct PageKeys: Sendable {
     /// The source files.
     var content: ContentDigests
@@ -57,6 +60,9 @@ struct PageKeys: Sendable {
     /// Every post's and page's source path and URL: what links by file name lead to
     /// (``FileLinks/digest``), in the keys of the posts and pages that have such links.
     var fileLinks: Digest
+    /// Each post's source path: what names it in the lists' compositions (which posts a list
+    /// has), the same in every version of the site.
+    var identities: [Digest]
 
     init(
         site: Site, tagLinks: [TagLink], postTagIndices: [[Int]], relatedTags: [[Int]], content: ContentDigests,
@@ -64,6 +70,11 @@ struct PageKeys: Sendable {
     ) {
         self.content = content
         self.fileLinks = fileLinks
+        identities = site.posts.map { post in
+            var digest = Digest()
+            digest.update(post.sourcePath)
+            return digest
+        }
         // The settings are left out: keys are compared only while they stay the same (see the
         // type's comment), and a key must not depend on the process (`Hasher` is seeded per
         // process) now that `tagflow build` compares keys with the ones its last run recorded.
@@ -172,187 +183,166 @@ extension SiteRenderer {
         }
     }
 
-    /// The digest of everything ``render(_:)`` reads for a job; `nil` unless the renderer was
-    /// prepared with content digests.
-    func key(of job: Job) -> Digest? {
-        guard let keys else { return nil }
-        return key(of: job, keys, siteLists: siteListsKey(keys))
-    }
-
-    /// ``key(of:)`` of each job, in order.
+    /// The key of each page whose rendering read the inputs given.
     ///
-    /// The keys are unwrapped once for all jobs: copied out for each page, they were a dozen
-    /// retains and releases per page, a large part of making the keys.
-    func keys(of jobs: some Sequence<Job>) -> [Digest?] {
-        guard let keys else { return jobs.map { _ in nil } }
-        let siteLists = siteListsKey(keys)
-        return jobs.map { key(of: $0, keys, siteLists: siteLists) }
+    /// A key is the digest of the inputs' values in this site, in order. `nil` for every page
+    /// unless the renderer was prepared with content digests, and for a page whose inputs name
+    /// something this site no longer has.
+    func keys(of inputs: some Sequence<[PageInput]?>) -> [DigestValue?] {
+        guard let keys else { return inputs.map { _ in nil } }
+        let whole = WholeSite(siteLists: siteListsValue(keys), allPosts: allPostsValue(keys))
+        return inputs.map { inputs in
+            guard let inputs else { return nil }
+            var digest = Digest()
+            digest.update(UInt64(inputs.count))
+            for input in inputs {
+                guard let value = value(of: input, keys, whole) else { return nil }
+                digest.update(UInt64(input.kind.rawValue))
+                digest.update(value)
+            }
+            return digest.value
+        }
     }
 
-    /// What `site.posts` and `site.tags` show, which every page gets when the theme reads them:
-    /// every post's summary and every tag's link.
-    private func siteListsKey(_ keys: PageKeys) -> Digest? {
-        guard theme.readsSiteLists else { return nil }
+    /// The values of inputs that read the whole site, made once for all pages.
+    private struct WholeSite {
+        var siteLists: Digest
+        var allPosts: Digest
+    }
+
+    /// What `site.posts` and `site.tags` show: every post's summary and every tag's link.
+    private func siteListsValue(_ keys: PageKeys) -> Digest {
         var digest = keys.allTags
         digest.update(UInt64(keys.summaries.count))
         for summary in keys.summaries { digest.update(summary) }
         return digest
     }
 
-    private func key(of job: Job, _ keys: PageKeys, siteLists: Digest?) -> Digest {
-        var digest = keys.site
-        if let siteLists { digest.update(siteLists) }
-        func add(_ kind: UInt64, _ pagination: Pagination? = nil) {
-            digest.update(kind)
-            if let pagination {
-                digest.update(UInt64(pagination.page))
-                digest.update(UInt64(pagination.pageCount))
-                digest.update(UInt64(pagination.range.count))
-            }
+    /// Which posts the site has, in order.
+    private func allPostsValue(_ keys: PageKeys) -> Digest {
+        var digest = Digest()
+        digest.update(UInt64(keys.identities.count))
+        for identity in keys.identities { digest.update(identity) }
+        return digest
+    }
+
+    /// The digest of an input's value in this site; `nil` when it names something the site does
+    /// not have.
+    private func value(of input: PageInput, _ keys: PageKeys, _ whole: WholeSite) -> Digest? {
+        let (first, second, third) = (Int(input.first), Int(input.second), Int(input.third))
+        let tags = site.taxonomy.tags
+        var digest = Digest()
+        /// Which posts are on page `number` of a list of `items`.
+        func listPage(_ items: some RandomAccessCollection<Int>, _ number: Int) -> Digest? {
+            let perPage = site.config.postsPerPage
+            let pageCount = max(1, (items.count + perPage - 1) / perPage)
+            guard (1...pageCount).contains(number) else { return nil }
+            digest.update(UInt64(number))
+            digest.update(UInt64(pageCount))
+            let start = items.index(items.startIndex, offsetBy: (number - 1) * perPage)
+            let end = items.index(start, offsetBy: min(perPage, items.count - (number - 1) * perPage))
+            digest.update(UInt64(items.distance(from: start, to: end)))
+            for item in items[start..<end] { digest.update(keys.identities[item]) }
+            return digest
         }
-        switch job {
-        case .home(let pagination):
-            add(1, pagination)
-            for index in pagination.range { digest.update(keys.summaries[index]) }
-            if pagination.page == 1 { digest.update(keys.drawnHomeCloud ?? keys.allTags) }
-        case .post(let index):
-            add(2)
-            digest.update(keys.content.posts[index])
-            if !site.posts[index].body.fileLinks.isEmpty { digest.update(keys.fileLinks) }
-            digest.update(keys.summaries[index])
-            // The related posts, with the tags they share (in their summaries).
-            let related = relatedPosts.indices.contains(index) ? relatedPosts[index] : []
+        /// Which posts are a feed's entries.
+        func entries(_ items: some Sequence<Int>) -> Digest {
+            let entries = feedEntries(items)
+            digest.update(UInt64(entries.count))
+            for entry in entries { digest.update(keys.identities[entry]) }
+            return digest
+        }
+        switch input.kind {
+        case .menu: return keys.site
+        case .siteLists: return whole.siteLists
+        case .post: return keys.content.posts.element(at: first)
+        case .page: return keys.content.pages.element(at: first)
+        case .fileLinks: return keys.fileLinks
+        case .summary: return keys.summaries.element(at: first)
+        case .neighbours:
+            guard keys.identities.indices.contains(first) else { return nil }
+            digest.update(keys.identities.element(at: first - 1) ?? Digest())
+            digest.update(keys.identities.element(at: first + 1) ?? Digest())
+        case .relatedPosts:
+            guard keys.identities.indices.contains(first) else { return nil }
+            let related = relatedPosts.element(at: first) ?? []
             digest.update(UInt64(related.count))
-            for other in related { digest.update(keys.summaries[other]) }
-            // Its series: its address, and every part's title, link and date, in order.
-            if let place = series.membership[index] {
-                digest.update(series.series[place.series].slug.rawValue)
-                let members = series.series[place.series].posts
-                digest.update(UInt64(members.count))
-                for member in members { digest.update(keys.summaries[member]) }
-            }
-            // Its names in the other taxonomies.
-            for (taxonomy, indices) in termIndices(of: index) {
-                digest.update(UInt64(indices.count))
-                for term in indices { digest.update(PageKeys.digest(of: termLinks[taxonomy][term])) }
-            }
-            // The links to the newer and older posts.
-            for neighbour in stride(from: index - 1, through: index + 1, by: 2) {
-                if keys.summaries.indices.contains(neighbour) {
-                    digest.update(UInt64(neighbour - index + 2))
-                    digest.update(keys.summaries[neighbour])
-                }
-            }
-        case .page(let index):
-            add(3)
-            digest.update(keys.content.pages[index])
-            if !site.pages[index].body.fileLinks.isEmpty { digest.update(keys.fileLinks) }
-        case .tags:
-            add(4)
-            digest.update(keys.allTags)
-            digest.update(UInt64(site.posts.count))
-        case .tag(let index, let pagination):
-            add(5, pagination)
-            digest.update(keys.tagLinks[index])
-            digest.update(keys.drawnRelated?[index] ?? keys.related[index])
-            if site.config.tagHierarchy {
-                // The breadcrumbs and the block of children.
-                let ancestors = tagAncestors(of: index)
-                digest.update(UInt64(ancestors.count))
-                for ancestor in ancestors { digest.update(keys.tagLinks[ancestor]) }
-                digest.update(UInt64(tagChildren[index].count))
-                for child in tagChildren[index] { digest.update(keys.tagLinks[child]) }
-            }
-            for position in pagination.range {
-                digest.update(keys.summaries[site.taxonomy.tags[index].postIndices[position]])
-            }
-        case .archive:
-            add(10)
-            // Every post: its title, link and date (and its tags, which the theme may show).
-            digest.update(UInt64(keys.summaries.count))
-            for summary in keys.summaries { digest.update(summary) }
-        case .notFound:
-            add(6)
-        case .feed:
-            add(7)
-            // The feed's entries: whole posts, with their tags' names.
-            for index in feedEntries(site.posts.indices) { digest.update(keys.summaries[index]) }
-        case .tagFeed(let index):
-            add(9)
-            digest.update(keys.tagLinks[index])
-            for post in feedEntries(site.taxonomy.tags[index].postIndices) { digest.update(keys.summaries[post]) }
+            for other in related { digest.update(keys.identities[other]) }
+        case .sitemapEntry:
+            guard site.posts.indices.contains(first) else { return nil }
+            // Its address and dates, not its text: a typo fixed does not change the sitemap.
+            digest.update(site.posts[first].isUnreleased ? 1 : 0)
+            digest.update(site.posts[first].slug.rawValue)
+            digest.update(UInt64(bitPattern: site.posts[first].date.secondsSince1970))
+            digest.update(site.posts[first].updated.map { UInt64(bitPattern: $0.secondsSince1970) } ?? 0x5EED)
+        case .allPosts: return whole.allPosts
+        case .postCount: digest.update(UInt64(site.posts.count))
+        case .series:
+            guard let members = series.series.element(at: first) else { return nil }
+            digest.update(members.name)
+            digest.update(members.slug.rawValue)
+            digest.update(UInt64(members.posts.count))
+            for member in members.posts { digest.update(keys.identities[member]) }
         case .seriesList:
-            add(13)
-            // Each series' name, address and size: edits in place keep every post's series
-            // (``IncrementalBuilder``), but the key does not count on it.
             digest.update(UInt64(series.series.count))
             for members in series.series {
                 digest.update(members.name)
                 digest.update(members.slug.rawValue)
                 digest.update(UInt64(members.posts.count))
             }
-        case .series(let index):
-            add(14)
-            let members = series.series[index]
-            digest.update(members.name)
-            digest.update(members.slug.rawValue)
-            digest.update(UInt64(hasSeriesList ? 1 : 0))
-            digest.update(UInt64(members.posts.count))
-            for member in members.posts { digest.update(keys.summaries[member]) }
-        case .seriesFeed(let index):
-            add(15)
-            let members = series.series[index]
-            digest.update(members.name)
-            digest.update(members.slug.rawValue)
-            for post in feedEntries(members.posts.sorted()) { digest.update(keys.summaries[post]) }
-        case .terms(let taxonomy):
-            add(16)
-            digest.update(UInt64(termLinks[taxonomy].count))
-            for link in termLinks[taxonomy] { digest.update(PageKeys.digest(of: link)) }
-        case .term(let taxonomy, let index, let pagination):
-            add(17, pagination)
-            digest.update(UInt64(taxonomy))
-            digest.update(PageKeys.digest(of: termLinks[taxonomy][index]))
-            digest.update(UInt64(hasTermList(taxonomy) ? 1 : 0))
-            for position in pagination.range {
-                digest.update(keys.summaries[site.termTaxonomies[taxonomy].tags[index].postIndices[position]])
-            }
-        case .termFeed(let taxonomy, let index):
-            add(18)
-            digest.update(UInt64(taxonomy))
-            digest.update(PageKeys.digest(of: termLinks[taxonomy][index]))
-            for post in feedEntries(site.termTaxonomies[taxonomy].tags[index].postIndices) {
-                digest.update(keys.summaries[post])
-            }
-        case .tagRedirect(let index):
-            add(11)
-            digest.update(aliasRedirects[index].slug.rawValue)
-            digest.update(keys.tagLinks[aliasRedirects[index].tag])
-        case .pageRedirect(let index):
-            add(12)
-            let destination = destination(of: pageRedirects[index].target)
-            digest.update(pageRedirects[index].path)
-            digest.update(destination.path)
-            digest.update(destination.title)
-        case .sitemap:
-            add(8)
-            // Each tag's URL, not its count: a tag added to a post does not change the sitemap.
+        case .listExists:
+            let exists = first < 0 ? hasSeriesList : site.termTaxonomies.indices.contains(first) && hasTermList(first)
+            digest.update(exists ? 1 : 0)
+        case .tagLink: return keys.tagLinks.element(at: first)
+        case .tagAddresses:
+            // Not the counts: a tag added to a post does not change the sitemap.
             digest.update(UInt64(tagLinks.count))
             for link in tagLinks { digest.update(link.url) }
-            digest.update(UInt64(hasSeriesList ? 1 : 0))
-            for members in series.series { digest.update(members.slug.rawValue) }
-            for (taxonomy, links) in termLinks.enumerated() {
-                digest.update(UInt64(hasTermList(taxonomy) ? 1 : 0))
-                for link in links { digest.update(link.url) }
-            }
-            // Each post's URL and dates, not its text: a typo fixed does not change the sitemap.
-            // By index: a `Post` copied out of the array is a dozen retains.
-            for index in site.posts.indices where !site.posts[index].isUnreleased {
-                digest.update(site.posts[index].slug.rawValue)
-                digest.update(UInt64(bitPattern: site.posts[index].date.secondsSince1970))
-                digest.update(site.posts[index].updated.map { UInt64(bitPattern: $0.secondsSince1970) } ?? 0x5EED)
-            }
+        case .relatedTags:
+            // As drawn, when a plugin draws them: cut to `chips.related_limit`, a list that changed
+            // past the limit draws the same block.
+            return keys.drawnRelated?.element(at: first) ?? keys.related.element(at: first)
+        case .hierarchy:
+            guard tags.indices.contains(first) else { return nil }
+            let ancestors = tagAncestors(of: first)
+            digest.update(UInt64(ancestors.count))
+            for ancestor in ancestors { digest.update(tags[ancestor].key.rawValue) }
+            digest.update(UInt64(tagChildren[first].count))
+            for child in tagChildren[first] { digest.update(tags[child].key.rawValue) }
+        case .allTags: return keys.allTags
+        case .homeCloud: return keys.drawnHomeCloud ?? keys.allTags
+        case .termLink:
+            guard let link = termLinks.element(at: first)?.element(at: second) else { return nil }
+            return PageKeys.digest(of: link)
+        case .terms:
+            guard let links = termLinks.element(at: first) else { return nil }
+            digest.update(UInt64(links.count))
+            for link in links { digest.update(PageKeys.digest(of: link)) }
+        case .homePage: return listPage(site.posts.indices, first)
+        case .tagPage:
+            guard let tag = tags.element(at: first) else { return nil }
+            return listPage(tag.postIndices, second)
+        case .termPage:
+            guard let term = site.termTaxonomies.element(at: first)?.tags.element(at: second) else { return nil }
+            return listPage(term.postIndices, third)
+        case .feed: return entries(site.posts.indices)
+        case .tagFeed:
+            guard let tag = tags.element(at: first) else { return nil }
+            return entries(tag.postIndices)
+        case .seriesFeed:
+            guard let members = series.series.element(at: first) else { return nil }
+            return entries(members.posts.sorted())
+        case .termFeed:
+            guard let term = site.termTaxonomies.element(at: first)?.tags.element(at: second) else { return nil }
+            return entries(term.postIndices)
         }
         return digest
+    }
+}
+
+extension Array {
+    /// The element at `index`; `nil` past the ends.
+    fileprivate func element(at index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
     }
 }

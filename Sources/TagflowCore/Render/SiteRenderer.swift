@@ -426,7 +426,7 @@ struct SiteRenderer: Sendable {
     ///
     /// - Parameters:
     ///   - digests: The source files' digests; with them the renderer also knows each page's
-    ///     ``key(of:)``.
+    ///     key (``keys(of:)``).
     ///   - previous: A renderer of an earlier version of the site, prepared with digests: the
     ///     summaries and tag lists whose inputs did not change are taken from it.
     /// - Returns: The renderer, ready to render pages.
@@ -667,39 +667,55 @@ struct SiteRenderer: Sendable {
         }
     }
 
-    func render(_ job: Job) -> (file: OutputFile, diagnostics: [Diagnostic]) {
+    /// Renders a job's page, noting in `reads` what it read.
+    func render(_ job: Job, reads: PageReads = PageReads()) -> (file: OutputFile, diagnostics: [Diagnostic]) {
         switch job {
         case .tagRedirect(let index):
             let path = self.path(of: job)
             let tag = aliasRedirects[index].tag
+            reads.note(.tagLink, tag)
             let page = redirectPage(
                 at: Routes.file(for: path), to: Routes.tag(site.taxonomy.tags[tag].slug), title: tagLinks[tag].name,
                 sentence: "tag_moved", placeholder: "tag")
             return (OutputFile(path: Routes.file(for: path), text: page), [])
         case .pageRedirect(let index):
-            let destination = destination(of: pageRedirects[index].target)
+            let target = pageRedirects[index].target
+            switch target {
+            case .post(let post): reads.note(.post, post)
+            case .page(let page): reads.note(.page, page)
+            }
+            let destination = destination(of: target)
             let file = Routes.file(for: pageRedirects[index].path)
             let page = redirectPage(
                 at: file, to: destination.path, title: destination.title, sentence: "page_moved", placeholder: "page")
             return (OutputFile(path: file, text: page), [])
         default:
-            guard let made = templateContext(of: job) else { preconditionFailure("every other job has a template") }
+            guard let made = templateContext(of: job, reads: reads) else {
+                preconditionFailure("every other job has a template")
+            }
             return (page(path(of: job), made.template, made.context), made.diagnostics)
         }
     }
 
     /// The template a job's page is rendered with and the values it gets (`nil` for the redirect
     /// pages, written without a template), with the diagnostics of rendering its Markdown.
-    func templateContext(of job: Job) -> (template: String, context: TemplateObject, diagnostics: [Diagnostic])? {
+    ///
+    /// What it reads of the site it notes in `reads`, by the ``PageInput`` whose value holds it:
+    /// the page's key is made from those (``keys(of:)``).
+    func templateContext(of job: Job, reads: PageReads = PageReads()) -> (
+        template: String, context: TemplateObject, diagnostics: [Diagnostic]
+    )? {
         switch job {
         case .tagRedirect, .pageRedirect: return nil
         case .home(let pagination):
             let path = self.path(of: job)
-            var context = base(path: path, title: site.config.title, description: site.config.description)
-            context["posts"] = .list(pagination.range.map { .shared(listed($0)) })
+            var context = base(path: path, title: site.config.title, description: site.config.description, reads)
+            reads.note(.homePage, pagination.page)
+            context["posts"] = .list(pagination.range.map { .shared(listed($0, reads)) })
             context["pagination"] = .object(paginationContext(pagination, firstPagePath: Routes.home))
             // The cloud is on the first page only: later pages are for reading on, and a cloud of
             // every tag on each of them would be most of the site's bytes on a large blog.
+            if pagination.page == 1 { reads.note(.homeCloud) }
             if pagination.page == 1,
                 let html = homeCloudHTML ?? hooks.tagListRenderer?.html(for: tagLinks, role: .homeCloud)
             {
@@ -709,16 +725,17 @@ struct SiteRenderer: Sendable {
         case .post(let index):
             let post = site.posts[index]
             let path = self.path(of: job)
-            var context = base(path: path, title: post.title, description: post.description)
-            var details = summary(of: index, role: .post)
-            let (content, diagnostics) = contentHTML(post.body, sourcePath: post.sourcePath, pagePath: path)
+            reads.note(.post, index)
+            var context = base(path: path, title: post.title, description: post.description, reads)
+            var details = summary(of: index, role: .post, reads)
+            let (content, diagnostics) = contentHTML(post.body, sourcePath: post.sourcePath, pagePath: path, reads)
             details["content"] = .text(content)
             let minutes = max(1, (post.body.wordCount + 219) / 220)
             details["reading_minutes"] = .number(minutes)
             details["reading_time"] = .text(strings.counted("reading_time", minutes))
             languageAttributes(post.language, into: &details)
-            if let series = seriesContext(of: index) { details["series"] = .object(series) }
-            details["taxonomies"] = .list(termsContext(of: index).map(TemplateValue.object))
+            if let series = seriesContext(of: index, reads) { details["series"] = .object(series) }
+            details["taxonomies"] = .list(termsContext(of: index, reads).map(TemplateValue.object))
             if post.showsTableOfContents ?? site.config.markdown.toc,
                 let toc = TableOfContents.html(for: post.body.headings)
             {
@@ -729,18 +746,21 @@ struct SiteRenderer: Sendable {
                 details["updated_rfc3339"] = .text(updated.rfc3339(in: timeZone))
             }
             let related = relatedPosts.indices.contains(index) ? relatedPosts[index] : []
-            details["related"] = .list(related.map { .object(relatedContext(of: $0, to: index)) })
+            reads.note(.relatedPosts, index)
+            details["related"] = .list(related.map { .object(relatedContext(of: $0, to: index, reads)) })
             details["has_related"] = .flag(!related.isEmpty)
-            if index > 0 { details["newer"] = .shared(listed(index - 1)) }
-            if index + 1 < site.posts.count { details["older"] = .shared(listed(index + 1)) }
+            reads.note(.neighbours, index)
+            if index > 0 { details["newer"] = .shared(listed(index - 1, reads)) }
+            if index + 1 < site.posts.count { details["older"] = .shared(listed(index + 1, reads)) }
             details["params"] = Self.templateValue(.map(post.params))
             context["post"] = .object(details)
             return (post.template ?? "post", context, diagnostics)
         case .page(let index):
             let item = site.pages[index]
             let path = self.path(of: job)
-            var context = base(path: path, title: item.title, description: item.description)
-            let (content, diagnostics) = contentHTML(item.body, sourcePath: item.sourcePath, pagePath: path)
+            reads.note(.page, index)
+            var context = base(path: path, title: item.title, description: item.description, reads)
+            let (content, diagnostics) = contentHTML(item.body, sourcePath: item.sourcePath, pagePath: path, reads)
             if case .object(var details)? = context["page"] {
                 details["content"] = .text(content)
                 details["params"] = Self.templateValue(.map(item.params))
@@ -751,7 +771,9 @@ struct SiteRenderer: Sendable {
         case .tags:
             var context = base(
                 path: Routes.tags, title: strings.text("tags"),
-                description: strings.text("tags_description", ["site": site.config.title]))
+                description: strings.text("tags_description", ["site": site.config.title]), reads)
+            reads.note(.allTags)
+            reads.note(.postCount)
             let links = tagLinks
             context["tags"] = .list(links.map { .object(tagContext($0)) })
             context["cloud_tags"] = .list(cloudLinks.map { .object(tagContext($0)) })
@@ -775,15 +797,18 @@ struct SiteRenderer: Sendable {
             let path = self.path(of: job)
             var context = base(
                 path: path, title: tag.name,
-                description: strings.text("tag_description", ["tag": tag.name, "site": site.config.title]))
+                description: strings.text("tag_description", ["tag": tag.name, "site": site.config.title]), reads)
+            reads.note(.tagLink, index)
             var tagDetails = tagContext(tagLinks[index])
             tagDetails["posts_word"] = .text(tag.count == 1 ? "post" : "posts")
             tagDetails["heading"] = .text(strings.text("tagged", ["tag": tag.name]))
             tagDetails["count_text"] = .text(strings.counted("post_count", tag.count))
-            if site.config.tagHierarchy { hierarchyContext(of: index, into: &tagDetails, page: &context) }
+            if site.config.tagHierarchy { hierarchyContext(of: index, into: &tagDetails, page: &context, reads) }
             context["tag"] = .object(tagDetails)
-            context["posts"] = .list(pagination.range.map { .shared(listed(tag.postIndices[$0])) })
+            reads.note(.tagPage, index, pagination.page)
+            context["posts"] = .list(pagination.range.map { .shared(listed(tag.postIndices[$0], reads)) })
             context["pagination"] = .object(paginationContext(pagination, firstPagePath: firstPage))
+            reads.note(.relatedTags, index)
             if relatedHTML.indices.contains(index) {
                 if let html = relatedHTML[index] { context["related_html"] = .text(html) }
             } else if let html = hooks.tagListRenderer?.html(
@@ -795,13 +820,14 @@ struct SiteRenderer: Sendable {
         case .archive:
             var context = base(
                 path: Routes.archive, title: strings.text("archive"),
-                description: strings.text("archive_description", ["site": site.config.title]))
-            context["archive"] = .object(archiveContext())
+                description: strings.text("archive_description", ["site": site.config.title]), reads)
+            context["archive"] = .object(archiveContext(reads))
             return ("archive", context, [])
         case .seriesList:
             var context = base(
                 path: Routes.seriesList, title: strings.text("series"),
-                description: strings.text("series_list_description", ["site": site.config.title]))
+                description: strings.text("series_list_description", ["site": site.config.title]), reads)
+            reads.note(.seriesList)
             context["series_list"] = .list(series.series.indices.map { .object(seriesLink($0)) })
             context["series_count"] = .number(series.series.count)
             return ("series-list", context, [])
@@ -809,18 +835,23 @@ struct SiteRenderer: Sendable {
             let members = series.series[index]
             var context = base(
                 path: Routes.series(members.slug), title: members.name,
-                description: strings.text("series_description", ["series": members.name, "site": site.config.title]))
+                description: strings.text("series_description", ["series": members.name, "site": site.config.title]),
+                reads)
+            reads.note(.series, index)
             var details = seriesLink(index)
+            reads.note(.listExists, -1)
             if hasSeriesList { details["list_url"] = .text(routes.url(Routes.seriesList)) }
             context["series"] = .object(details)
-            context["posts"] = .list(members.posts.map { .shared(listed($0)) })
+            context["posts"] = .list(members.posts.map { .shared(listed($0, reads)) })
             return ("series", context, [])
         case .terms(let taxonomy):
             let path = self.path(of: job)
             var context = base(
-                path: path, title: termTitles[taxonomy], description: "\(termTitles[taxonomy]) · \(site.config.title)")
+                path: path, title: termTitles[taxonomy], description: "\(termTitles[taxonomy]) · \(site.config.title)",
+                reads)
+            reads.note(.terms, taxonomy)
             let links = termLinks[taxonomy]
-            context["taxonomy"] = .object(taxonomyContext(taxonomy))
+            context["taxonomy"] = .object(taxonomyContext(taxonomy, reads))
             context["terms"] = .list(links.map { .object(tagContext($0)) })
             if let html = hooks.tagListRenderer?.html(
                 for: links, role: .terms(title: termTitles[taxonomy], counts: true))
@@ -833,17 +864,19 @@ struct SiteRenderer: Sendable {
             let path = self.path(of: job)
             var context = base(
                 path: path, title: term.name,
-                description: strings.text("term_description", ["term": term.name, "site": site.config.title]))
+                description: strings.text("term_description", ["term": term.name, "site": site.config.title]), reads)
+            reads.note(.termLink, taxonomy, index)
             var details = tagContext(termLinks[taxonomy][index])
             details["count_text"] = .text(strings.counted("post_count", term.count))
             context["term"] = .object(details)
-            context["taxonomy"] = .object(taxonomyContext(taxonomy))
-            context["posts"] = .list(pagination.range.map { .shared(listed(term.postIndices[$0])) })
+            context["taxonomy"] = .object(taxonomyContext(taxonomy, reads))
+            reads.note(.termPage, taxonomy, index, pagination.page)
+            context["posts"] = .list(pagination.range.map { .shared(listed(term.postIndices[$0], reads)) })
             context["pagination"] = .object(
                 paginationContext(pagination, firstPagePath: termPath(taxonomy, index)))
             return ("term", context, [])
         case .notFound:
-            var context = base(path: Routes.notFound, title: strings.text("page_not_found"), description: "")
+            var context = base(path: Routes.notFound, title: strings.text("page_not_found"), description: "", reads)
             context["not_found_html"] = .text(
                 Self.sentenceHTML(
                     strings.text("not_found_text"),
@@ -853,23 +886,30 @@ struct SiteRenderer: Sendable {
                     ]))
             return ("404", context, [])
         case .feed:
-            return ("atom", feedContext(), [])
+            reads.note(.feed)
+            return ("atom", feedContext(reads), [])
         case .tagFeed(let index):
-            return ("atom", tagFeedContext(index), [])
+            reads.note(.tagLink, index)
+            reads.note(.tagFeed, index)
+            return ("atom", tagFeedContext(index, reads), [])
         case .seriesFeed(let index):
-            return ("atom", seriesFeedContext(index), [])
+            reads.note(.series, index)
+            reads.note(.seriesFeed, index)
+            return ("atom", seriesFeedContext(index, reads), [])
         case .termFeed(let taxonomy, let index):
             let term = site.termTaxonomies[taxonomy].tags[index]
             let feed = path(of: job)
+            reads.note(.termLink, taxonomy, index)
+            reads.note(.termFeed, taxonomy, index)
             return (
                 "atom",
                 feedContext(
                     entries: term.postIndices, title: "\(term.name) · \(site.config.title)", path: feed,
                     alternate: routes.permalink(termPath(taxonomy, index)), id: routes.permalink(feed),
-                    fullContent: false), []
+                    fullContent: false, reads), []
             )
         case .sitemap:
-            return ("sitemap", sitemapContext(), [])
+            return ("sitemap", sitemapContext(reads), [])
         }
     }
 
@@ -886,22 +926,25 @@ struct SiteRenderer: Sendable {
 
     // MARK: Contexts
 
-    private func base(path: String, title: String, description: String) -> TemplateObject {
+    private func base(path: String, title: String, description: String, _ reads: PageReads) -> TemplateObject {
         var page: TemplateObject = [
             "title": .text(title), "url": .text(routes.url(path)), "permalink": .text(routes.permalink(path)),
         ]
         // Mustache treats "" as true, so empty optional texts are left out rather than set.
         if !description.isEmpty { page["description"] = .text(description) }
-        return ["site": siteValue, "strings": stringsContext, "page": .object(page)]
+        return ["site": siteValue(reads), "strings": stringsContext, "page": .object(page)]
     }
 
     /// `site` with `posts` and `site.tags` for a theme that reads them (``Theme/readsSiteLists``),
     /// made once for every page by ``makeSiteLists()``.
     private var siteWithLists: TemplateValue?
 
-    /// The `site` object of every page and feed.
-    private var siteValue: TemplateValue {
+    /// The `site` object of every page and feed: the settings and the pages menu, and the lists
+    /// when the theme reads them.
+    private func siteValue(_ reads: PageReads) -> TemplateValue {
+        reads.note(.menu)
         guard theme.readsSiteLists else { return siteContext }
+        reads.note(.siteLists)
         return siteWithLists ?? withSiteLists()
     }
 
@@ -913,7 +956,9 @@ struct SiteRenderer: Sendable {
 
     private func withSiteLists() -> TemplateValue {
         guard case .object(var object) = siteContext else { return siteContext }
-        object["posts"] = .list(site.posts.indices.map { .shared(listed($0)) })
+        // Made once for every page: a page that shows them notes them as one input (``siteValue(_:)``).
+        let reads = PageReads()
+        object["posts"] = .list(site.posts.indices.map { .shared(listed($0, reads)) })
         object["tags"] = .list(tagLinks.map { .object(tagContext($0)) })
         return .object(object)
     }
@@ -1015,11 +1060,13 @@ struct SiteRenderer: Sendable {
     }
 
     /// A post's context in a list of posts.
-    private func listed(_ index: Int) -> SharedContext {
-        listedPosts.indices.contains(index) ? listedPosts[index] : SharedContext(summary(of: index))
+    private func listed(_ index: Int, _ reads: PageReads) -> SharedContext {
+        reads.note(.summary, index)
+        return listedPosts.indices.contains(index) ? listedPosts[index] : SharedContext(summary(of: index, reads))
     }
 
-    private func summary(of index: Int, role: TagListRole = .summary) -> TemplateObject {
+    private func summary(of index: Int, role: TagListRole = .summary, _ reads: PageReads) -> TemplateObject {
+        reads.note(.summary, index)
         let summary = postSummary(index)
         return context(of: summary, tags: tagIndices(of: index), role: role)
     }
@@ -1043,7 +1090,8 @@ struct SiteRenderer: Sendable {
 
     /// A related post's context on a post's page: as in lists of posts, with only the tags the
     /// two share (in the order the page's post lists them).
-    private func relatedContext(of other: Int, to post: Int) -> TemplateObject {
+    private func relatedContext(of other: Int, to post: Int, _ reads: PageReads) -> TemplateObject {
+        reads.note(.summary, other)
         let summary = postSummary(other)
         let theirs = Set(tagIndices(of: other))
         let shared = tagIndices(of: post).filter(theirs.contains)
@@ -1064,8 +1112,12 @@ struct SiteRenderer: Sendable {
 
     /// A nested tag's place (`tags.hierarchy`): the tags above it, for breadcrumbs, and the tags
     /// right under it, as a block of their own.
-    private func hierarchyContext(of index: Int, into details: inout TemplateObject, page: inout TemplateObject) {
+    private func hierarchyContext(
+        of index: Int, into details: inout TemplateObject, page: inout TemplateObject, _ reads: PageReads
+    ) {
+        reads.note(.hierarchy, index)
         func link(_ tag: Int) -> TemplateObject {
+            reads.note(.tagLink, tag)
             var link = tagContext(tagLinks[tag])
             link["leaf_name"] = .text(TagHierarchy.leafName(tagLinks[tag].name))
             return link
@@ -1080,6 +1132,7 @@ struct SiteRenderer: Sendable {
         details["children_label"] = .text(strings.text("child_tags", ["tag": tagLinks[index].name]))
         guard !children.isEmpty else { return }
         let leaves = children.map { child in
+            reads.note(.tagLink, child)
             var leaf = tagLinks[child]
             leaf.name = TagHierarchy.leafName(leaf.name)
             return leaf
@@ -1111,7 +1164,8 @@ struct SiteRenderer: Sendable {
     }
 
     /// Another taxonomy as its pages name it: its key, title and list.
-    private func taxonomyContext(_ taxonomy: Int) -> TemplateObject {
+    private func taxonomyContext(_ taxonomy: Int, _ reads: PageReads) -> TemplateObject {
+        reads.note(.listExists, taxonomy)
         var context: TemplateObject = [
             "name": .text(site.config.taxonomies[taxonomy].name), "title": .text(termTitles[taxonomy]),
         ]
@@ -1122,11 +1176,12 @@ struct SiteRenderer: Sendable {
     }
 
     /// A post's names in the other taxonomies, each taxonomy with its title, names and block.
-    private func termsContext(of post: Int) -> [TemplateObject] {
+    private func termsContext(of post: Int, _ reads: PageReads) -> [TemplateObject] {
         termIndices(of: post).compactMap { taxonomy, indices in
             guard !indices.isEmpty else { return nil }
+            for index in indices { reads.note(.termLink, taxonomy, index) }
             let links = indices.map { termLinks[taxonomy][$0] }
-            var context = taxonomyContext(taxonomy)
+            var context = taxonomyContext(taxonomy, reads)
             context["terms"] = .list(links.map { .object(tagContext($0)) })
             if let html = hooks.tagListRenderer?.html(
                 for: links, role: .terms(title: termTitles[taxonomy], counts: false))
@@ -1156,8 +1211,9 @@ struct SiteRenderer: Sendable {
     }
 
     /// A post's series: its name and page, the post's part, and every part in order.
-    private func seriesContext(of index: Int) -> TemplateObject? {
+    private func seriesContext(of index: Int, _ reads: PageReads) -> TemplateObject? {
         guard let place = series.membership[index] else { return nil }
+        reads.note(.series, place.series)
         let members = series.series[place.series].posts
         let part = String(place.position + 1)
         return [
@@ -1167,6 +1223,7 @@ struct SiteRenderer: Sendable {
             "part_text": .text(strings.text("series_part", ["part": part, "parts": String(members.count)])),
             "posts": .list(
                 members.enumerated().map { position, member in
+                    reads.note(.summary, member)
                     let summary = postSummary(member)
                     return .object([
                         "title": .text(summary.title), "url": .text(summary.url), "part": .number(position + 1),
@@ -1206,7 +1263,9 @@ struct SiteRenderer: Sendable {
 
     /// A post's or page's content: links to Markdown files resolved and embeds drawn (a
     /// diagnostic for each that fails), images sized.
-    private func contentHTML(_ body: ContentBody, sourcePath: String, pagePath: String) -> (String, [Diagnostic]) {
+    private func contentHTML(_ body: ContentBody, sourcePath: String, pagePath: String, _ reads: PageReads) -> (
+        String, [Diagnostic]
+    ) {
         let bodyHTML: String
         do {
             bodyHTML = try body.html.text()
@@ -1225,6 +1284,7 @@ struct SiteRenderer: Sendable {
         guard !body.embeds.isEmpty || !body.fileLinks.isEmpty else {
             return (images.sized(bodyHTML, pagePath: pagePath), [])
         }
+        if !body.fileLinks.isEmpty { reads.note(.fileLinks) }
         var (html, diagnostics) = fileLinks.resolved(bodyHTML, links: body.fileLinks, sourcePath: sourcePath)
         for embed in body.embeds {
             guard let renderer = hooks.embedRenderers[embed.language] else { continue }
@@ -1248,32 +1308,32 @@ struct SiteRenderer: Sendable {
     }
 
     /// The site's feed: its newest released posts.
-    private func feedContext() -> TemplateObject {
+    private func feedContext(_ reads: PageReads) -> TemplateObject {
         // Its id stays the site's address, as it always was: readers know the feed by it.
         feedContext(
             entries: site.posts.indices, title: site.config.title, path: Routes.feed,
-            alternate: routes.permalink(Routes.home), id: routes.permalink(Routes.home), fullContent: true)
+            alternate: routes.permalink(Routes.home), id: routes.permalink(Routes.home), fullContent: true, reads)
     }
 
     /// A tag's feed: the newest released posts with the tag, as summaries.
     ///
     /// Not whole posts: the site's feed has those, and 20 whole posts for each of a large blog's
     /// 600 tags were more bytes than the blog (docs/performance.md).
-    private func tagFeedContext(_ index: Int) -> TemplateObject {
+    private func tagFeedContext(_ index: Int, _ reads: PageReads) -> TemplateObject {
         let tag = site.taxonomy.tags[index]
         return feedContext(
             entries: tag.postIndices, title: "\(tag.name) · \(site.config.title)", path: Routes.tagFeed(tag.slug),
             alternate: routes.permalink(Routes.tag(tag.slug)), id: routes.permalink(Routes.tagFeed(tag.slug)),
-            fullContent: false)
+            fullContent: false, reads)
     }
 
     /// A series' feed: its newest released posts, as summaries (as a tag's feed).
-    private func seriesFeedContext(_ index: Int) -> TemplateObject {
+    private func seriesFeedContext(_ index: Int, _ reads: PageReads) -> TemplateObject {
         let members = series.series[index]
         return feedContext(
             entries: members.posts.sorted(), title: "\(members.name) · \(site.config.title)",
             path: Routes.seriesFeed(members.slug), alternate: routes.permalink(Routes.series(members.slug)),
-            id: routes.permalink(Routes.seriesFeed(members.slug)), fullContent: false)
+            id: routes.permalink(Routes.seriesFeed(members.slug)), fullContent: false, reads)
     }
 
     /// The first `feed_entries` released posts of `indices`: a feed's entries, for its page and
@@ -1287,12 +1347,14 @@ struct SiteRenderer: Sendable {
     /// The feed of the first `feed_entries` released posts of `indices` (newest first).
     private func feedContext(
         entries indices: some Sequence<Int>, title: String, path: String, alternate: String, id: String,
-        fullContent: Bool
+        fullContent: Bool, _ reads: PageReads
     ) -> TemplateObject {
-        let entries = feedEntries(indices).map { site.posts[$0] }
+        let entryIndices = feedEntries(indices)
+        for index in entryIndices { reads.note(.summary, index) }
+        let entries = entryIndices.map { site.posts[$0] }
         let updated = entries.map { $0.updated ?? $0.date }.max() ?? ContentDate(secondsSince1970: 0)
         return [
-            "site": siteValue,
+            "site": siteValue(reads),
             "feed": .object([
                 "title": .text(title), "permalink": .text(routes.permalink(path)), "alternate": .text(alternate),
                 "id": .text(id), "full_content": .flag(fullContent),
@@ -1311,7 +1373,8 @@ struct SiteRenderer: Sendable {
                             post.tagKeys.compactMap { site.taxonomy[$0] }.map { .object(["name": .text($0.name)]) }),
                     ]
                     if fullContent {
-                        entry["content"] = .text(contentHTML(post.body, sourcePath: post.sourcePath, pagePath: path).0)
+                        entry["content"] = .text(
+                            contentHTML(post.body, sourcePath: post.sourcePath, pagePath: path, reads).0)
                     }
                     return .object(entry)
                 }),
@@ -1358,7 +1421,8 @@ struct SiteRenderer: Sendable {
     }
 
     /// Every post, newest first, by year and then month (in the site's time zone), with counts.
-    private func archiveContext() -> TemplateObject {
+    private func archiveContext(_ reads: PageReads) -> TemplateObject {
+        reads.note(.allPosts)
         var years: [TemplateValue] = []
         var months: [TemplateValue] = []
         var posts: [TemplateValue] = []
@@ -1396,7 +1460,7 @@ struct SiteRenderer: Sendable {
                 closeMonth()
                 month = postMonth
             }
-            posts.append(.shared(listed(index)))
+            posts.append(.shared(listed(index, reads)))
         }
         closeYear()
         return [
@@ -1405,11 +1469,24 @@ struct SiteRenderer: Sendable {
         ]
     }
 
-    private func sitemapContext() -> TemplateObject {
+    private func sitemapContext(_ reads: PageReads) -> TemplateObject {
+        // The pages (and whether one takes `/archive/`), which posts there are, the tags', series'
+        // and names' addresses, and which generated lists exist.
+        reads.note(.menu)
+        reads.note(.allPosts)
+        reads.note(.tagAddresses)
+        reads.note(.seriesList)
+        reads.note(.listExists, -1)
+        for taxonomy in site.termTaxonomies.indices {
+            reads.note(.terms, taxonomy)
+            reads.note(.listExists, taxonomy)
+        }
         var urls: [TemplateValue] = [.object(["loc": .text(routes.permalink(Routes.home))])]
         urls.reserveCapacity(site.posts.count + site.pages.count + site.taxonomy.tags.count + 2)
         // By index: a `Post` copied out of the array is a dozen retains.
-        for index in site.posts.indices where !site.posts[index].isUnreleased {
+        for index in site.posts.indices {
+            reads.note(.sitemapEntry, index)
+            guard !site.posts[index].isUnreleased else { continue }
             let summary = postSummary(index)
             if let entry = summary.sitemapEntry { urls.append(.shared(entry)) }
         }

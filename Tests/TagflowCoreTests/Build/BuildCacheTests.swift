@@ -231,19 +231,35 @@ import Testing
             return digest.value
         }
         let records: [(path: String, record: PageRecord)] = [
-            ("index.html", .init(key: key("k1"), bytes: 1)),
-            ("tags/café/index.html", .init(key: key("k2"), bytes: 2)),
-            ("a b/index.html", .init(key: key("k3"), bytes: 3)),
+            ("index.html", .init(inputs: [PageInput(.menu), PageInput(.homePage, 1)], key: key("k1"), bytes: 1)),
+            ("tags/café/index.html", .init(inputs: [PageInput(.tagPage, 0, 1)], key: key("k2"), bytes: 2)),
+            (
+                "a b/index.html",
+                .init(
+                    inputs: [PageInput(.termPage, 2, 30_000, 7), PageInput(.listExists, -1)], key: key("k3"), bytes: 3)
+            ),
+            ("c/index.html", .init(inputs: [], key: key("k4"), bytes: 4)),
         ]
-        cache.writePages(records)
+        let identities = SiteIdentities(
+            posts: ["posts/a.md", "posts/b c.md"], pages: ["pages/about.md"], tags: ["café", "swift"],
+            series: ["intro"], terms: [[], ["guides"]])
+        cache.writePages(records, identities: identities)
         let read = try #require(cache.readPages())
-        #expect(read.count == 3)
-        for (path, record) in records { #expect(read[path] == record) }
+        #expect(read.pages.count == 4)
+        for (path, record) in records { #expect(read.pages[path] == record) }
+        #expect(read.identities == identities)
         // A path that cannot be recorded: no record at all, so the next build renders everything.
-        cache.writePages(records + [("a\tb.html", .init(key: key("k4"), bytes: 4))])
+        cache.writePages(records + [("a\tb.html", .init(inputs: [], key: key("k5"), bytes: 5))], identities: identities)
         #expect(cache.readPages() == nil)
-        // Nor when a page has no key.
-        cache.writePages(records + [("b.html", .init(key: nil, bytes: 4))])
+        // Nor a name.
+        var tabbed = identities
+        tabbed.tags.append("a\tb")
+        cache.writePages(records, identities: tabbed)
+        #expect(cache.readPages() == nil)
+        // Nor when a page has no key, or no inputs.
+        cache.writePages(records + [("b.html", .init(inputs: [], key: nil, bytes: 4))], identities: identities)
+        #expect(cache.readPages() == nil)
+        cache.writePages(records + [("b.html", .init(inputs: nil, key: key("k5"), bytes: 4))], identities: identities)
         #expect(cache.readPages() == nil)
     }
 

@@ -51,7 +51,7 @@ import Testing
         var digest = Digest()
         digest.update(String(repeating: "Tagflow builds blogs with tags. ", count: 10))
         digest.update(UInt64(42))
-        #expect(BuildCache.formatVersion == 3)
+        #expect(BuildCache.formatVersion == 4)
         #expect(digest.description.count == 32)
         #expect(digest.description == Self.recorded)
     }
