@@ -93,15 +93,23 @@ struct BuildCache: Sendable {
         guard read() != nil, let data = FileManager.default.contents(atPath: pagesURL.path),
             let identities = readIdentities()
         else { return nil }
-        var pages: [String: PageRecord] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
-            guard fields.count == 4, let key = DigestValue(fields[0]), let bytes = Int(fields[1]), !fields[2].isEmpty,
-                let inputs = PageInput.decoded(fields[3])
-            else { return nil }
-            pages[String(fields[2])] = PageRecord(inputs: inputs, key: key, bytes: bytes)
+        // Read byte by byte: split into lines and fields as strings, the record of a large site
+        // took longer to read than the pages an edit renders.
+        let pages = data.withUnsafeBytes { bytes -> [String: PageRecord]? in
+            var pages: [String: PageRecord] = [:]
+            var reader = RecordReader(bytes: bytes)
+            while !reader.isAtEnd {
+                guard let key = reader.field(endingWith: 9).flatMap(DigestValue.init(bytes:)),
+                    let bytes = reader.field(endingWith: 9).flatMap(RecordReader.number),
+                    let path = reader.field(endingWith: 9),
+                    !path.isEmpty, let inputs = reader.field(endingWith: 10).flatMap(PageInput.decoded)
+                else { return nil }
+                pages[String(decoding: path, as: UTF8.self)] = PageRecord(inputs: inputs, key: key, bytes: bytes)
+            }
+            return pages
         }
-        return pages.isEmpty ? nil : Pages(pages: pages, identities: identities)
+        guard let pages, !pages.isEmpty else { return nil }
+        return Pages(pages: pages, identities: identities)
     }
 
     /// Replaces the page record and the identities (each written beside, then renamed).
@@ -161,26 +169,32 @@ struct BuildCache: Sendable {
         guard let data = FileManager.default.contents(atPath: identitiesURL.path) else { return nil }
         var identities = SiteIdentities(posts: [], pages: [], tags: [], series: [], terms: [])
         var taxonomies: Int?
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            let fields = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
-            guard fields.count == 2 else { return nil }
-            let name = String(fields[1])
-            switch fields[0] {
-            case "taxonomies":
-                guard taxonomies == nil, let count = Int(name), count >= 0 else { return nil }
-                taxonomies = count
-                identities.terms = Array(repeating: [], count: count)
-            case "post": identities.posts.append(name)
-            case "page": identities.pages.append(name)
-            case "tag": identities.tags.append(name)
-            case "series": identities.series.append(name)
-            default:
-                guard fields[0].hasPrefix("term"), let taxonomy = Int(fields[0].dropFirst(4)),
-                    identities.terms.indices.contains(taxonomy)
-                else { return nil }
-                identities.terms[taxonomy].append(name)
+        let isRead = data.withUnsafeBytes { bytes in
+            var reader = RecordReader(bytes: bytes)
+            while !reader.isAtEnd {
+                guard let kind = reader.field(endingWith: 9), let field = reader.field(endingWith: 10) else {
+                    return false
+                }
+                let name = String(decoding: field, as: UTF8.self)
+                switch String(decoding: kind, as: UTF8.self) {
+                case "taxonomies":
+                    guard taxonomies == nil, let count = RecordReader.number(field), count >= 0 else { return false }
+                    taxonomies = count
+                    identities.terms = Array(repeating: [], count: count)
+                case "post": identities.posts.append(name)
+                case "page": identities.pages.append(name)
+                case "tag": identities.tags.append(name)
+                case "series": identities.series.append(name)
+                case let other:
+                    guard other.hasPrefix("term"), let taxonomy = Int(other.dropFirst(4)),
+                        identities.terms.indices.contains(taxonomy)
+                    else { return false }
+                    identities.terms[taxonomy].append(name)
+                }
             }
+            return true
         }
+        guard isRead else { return nil }
         return taxonomies == nil ? nil : identities
     }
 
@@ -223,4 +237,41 @@ struct BuildCache: Sendable {
 package enum TagflowVersion {
     /// The current version.
     package static let current = "0.1.0"
+}
+
+/// Reads the build cache's records field by field, each field up to its separator.
+struct RecordReader {
+    let bytes: UnsafeRawBufferPointer
+    private var position = 0
+
+    init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    var isAtEnd: Bool { position >= bytes.count }
+
+    /// The bytes up to the next `separator`, which is passed over; `nil` when there is none.
+    mutating func field(endingWith separator: UInt8) -> UnsafeRawBufferPointer? {
+        let start = position
+        while position < bytes.count, bytes[position] != separator { position += 1 }
+        guard position < bytes.count else { return nil }
+        position += 1
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<position - 1])
+    }
+
+    /// A decimal number, with a `-` for a negative one; `nil` for anything else.
+    static func number(_ digits: UnsafeRawBufferPointer) -> Int? {
+        var value = 0
+        var negative = false
+        for (offset, digit) in digits.enumerated() {
+            if offset == 0, digit == UInt8(ascii: "-"), digits.count > 1 {
+                negative = true
+                continue
+            }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit), value < Int.max / 10 - 10 else { return nil }
+            value = value * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        guard !digits.isEmpty else { return nil }
+        return negative ? -value : value
+    }
 }

@@ -110,9 +110,14 @@ struct DigestValue: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the 32 hexadecimal digits ``description`` writes; `nil` for anything else.
     init?(_ text: some StringProtocol) {
-        let digits = Array(text.utf8)
+        guard let value = Array(text.utf8).withUnsafeBytes(DigestValue.init(bytes:)) else { return nil }
+        self = value
+    }
+
+    /// Reads the 32 hexadecimal digits ``description`` writes, as bytes; `nil` for anything else.
+    init?(bytes digits: UnsafeRawBufferPointer) {
         guard digits.count == 32 else { return nil }
-        var words: [UInt64] = [0, 0]
+        var words: (UInt64, UInt64) = (0, 0)
         for (index, digit) in digits.enumerated() {
             let nibble: UInt8
             switch digit {
@@ -120,9 +125,9 @@ struct DigestValue: Sendable, Hashable, CustomStringConvertible {
             case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit - UInt8(ascii: "a") + 10
             default: return nil
             }
-            words[index / 16] = words[index / 16] << 4 | UInt64(nibble)
+            if index < 16 { words.0 = words.0 << 4 | UInt64(nibble) } else { words.1 = words.1 << 4 | UInt64(nibble) }
         }
-        (high, low) = (words[0], words[1])
+        (high, low) = words
     }
 
     var description: String {

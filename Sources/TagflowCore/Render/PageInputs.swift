@@ -239,20 +239,34 @@ extension PageInput {
     }
 
     /// Reads what ``encode(_:into:)`` writes; `nil` for anything else.
-    static func decoded(_ text: Substring) -> [PageInput]? {
+    static func decoded(_ text: UnsafeRawBufferPointer) -> [PageInput]? {
         guard !text.isEmpty else { return [] }
         var inputs: [PageInput] = []
-        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let numbers = item.split(separator: ".", omittingEmptySubsequences: false)
-            guard (1...4).contains(numbers.count), let raw = UInt8(numbers[0]), let kind = Kind(rawValue: raw)
+        var numbers: [Int] = []
+        numbers.reserveCapacity(4)
+        var start = 0
+        // Each input ends at a `,` or at the end, each number at a `.`.
+        for end in 0...text.count
+        where end == text.count || text[end] == UInt8(ascii: ",") || text[end] == UInt8(ascii: ".") {
+            guard let number = RecordReader.number(UnsafeRawBufferPointer(rebasing: text[start..<end])),
+                numbers.count < 4
             else { return nil }
-            var values: [Int32] = [0, 0, 0]
-            for (position, number) in numbers.dropFirst().enumerated() {
-                guard let value = Int32(number) else { return nil }
-                values[position] = value
-            }
-            inputs.append(PageInput(kind, Int(values[0]), Int(values[1]), Int(values[2])))
+            numbers.append(number)
+            start = end + 1
+            guard end == text.count || text[end] == UInt8(ascii: ",") else { continue }
+            guard let raw = UInt8(exactly: numbers[0]), let kind = Kind(rawValue: raw),
+                numbers.dropFirst().allSatisfy({ Int32(exactly: $0) != nil })
+            else { return nil }
+            numbers += [0, 0, 0]
+            inputs.append(PageInput(kind, numbers[1], numbers[2], numbers[3]))
+            numbers.removeAll(keepingCapacity: true)
         }
         return inputs
+    }
+
+    /// Reads what ``encode(_:into:)`` writes, from text; `nil` for anything else.
+    static func decoded(_ text: Substring) -> [PageInput]? {
+        var text = text
+        return text.withUTF8 { decoded(UnsafeRawBufferPointer($0)) }
     }
 }
