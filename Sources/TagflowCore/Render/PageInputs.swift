@@ -136,19 +136,17 @@ struct SiteIdentities: Sendable, Equatable {
 /// Carries inputs recorded against one version of a site to another: each post, page, tag,
 /// series and name to its index in the new version, by identity.
 struct PageInputMap {
-    private var posts: [Int32]
-    private var pages: [Int32]
-    private var tags: [Int32]
-    private var series: [Int32]
-    private var terms: [[Int32]]
-    /// Every index is its own: the two versions have the same identities.
-    private let isSame: Bool
+    /// Old index → new index (-1: gone) of each kind of thing; `nil` where the two versions have
+    /// the same ones in the same order (a tag edit keeps every post in its place, say).
+    private var posts: [Int32]?
+    private var pages: [Int32]?
+    private var tags: [Int32]?
+    private var series: [Int32]?
+    private var terms: [[Int32]?]
 
     init(from old: SiteIdentities, to new: SiteIdentities) {
-        let isSame = old == new
-        self.isSame = isSame
-        func map(_ old: [String], _ new: [String]) -> [Int32] {
-            guard !isSame else { return [] }
+        func map(_ old: [String], _ new: [String]) -> [Int32]? {
+            guard old != new else { return nil }
             var places: [String: Int32] = [:]
             places.reserveCapacity(new.count)
             for (index, name) in new.enumerated() where places[name] == nil { places[name] = Int32(index) }
@@ -158,28 +156,28 @@ struct PageInputMap {
         pages = map(old.pages, new.pages)
         tags = map(old.tags, new.tags)
         series = map(old.series, new.series)
+        // The taxonomies are the settings' (a change to those is a full build).
         terms =
             old.terms.count == new.terms.count
-            ? zip(old.terms, new.terms).map { map($0, $1) } : old.terms.map { _ in [] }
+            ? zip(old.terms, new.terms).map { map($0, $1) } : old.terms.map { map($0, []) }
     }
 
     /// The inputs in the new version of the site; `nil` when what one names is gone.
     func carried(_ inputs: [PageInput]) -> [PageInput]? {
-        guard !isSame else { return inputs }
-        var carried: [PageInput] = []
-        carried.reserveCapacity(inputs.count)
-        for input in inputs {
-            guard let input = self.carried(input) else { return nil }
-            carried.append(input)
+        // Copied only when an input moves: most pages read nothing that moved.
+        var carried = inputs
+        for (position, input) in inputs.enumerated() {
+            guard let moved = self.carried(input) else { return nil }
+            if moved != input { carried[position] = moved }
         }
         return carried
     }
 
     /// The input in the new version of the site; `nil` when what it names is gone.
     func carried(_ input: PageInput) -> PageInput? {
-        guard !isSame else { return input }
         var input = input
-        func carry(_ index: inout Int32, _ table: [Int32]) -> Bool {
+        func carry(_ index: inout Int32, _ table: [Int32]?) -> Bool {
+            guard let table else { return true }
             guard table.indices.contains(Int(index)), table[Int(index)] >= 0 else { return false }
             index = table[Int(index)]
             return true
