@@ -38,12 +38,12 @@ enum RenderPass {
         /// Bytes of generated files.
         var byteCount: Int { pages.reduce(0) { $0 + $1.bytes } + assets.reduce(0) { $0 + $1.byteCount } }
         /// Each page's path and record, in the site's order, for ``BuildCache``.
-        var records: [(path: String, record: PageRecord)] {
-            pages.map { ($0.path, PageRecord(inputs: $0.inputs, key: $0.key, bytes: $0.bytes)) }
+        var records: LazyMapCollection<[PlannedPage], (path: String, record: PageRecord)> {
+            pages.lazy.map { ($0.path, PageRecord(inputs: $0.inputs, key: $0.key, bytes: $0.bytes)) }
         }
         /// Each page's record, by path.
         var recordsByPath: [String: PageRecord] {
-            Dictionary(records, uniquingKeysWith: { first, _ in first })
+            Dictionary(records.lazy.map { ($0.path, $0.record) }, uniquingKeysWith: { first, _ in first })
         }
     }
 
@@ -98,7 +98,8 @@ enum RenderPass {
         let keys = renderer.keys(of: rendered.lazy.map(\.inputs))
         for (position, index) in plan.stale.enumerated() {
             written.pages[index].bytes = rendered[position].bytes
-            written.pages[index].inputs = rendered[position].inputs
+            // Without digests (`--no-cache`) nothing compares them later.
+            written.pages[index].inputs = renderer.keys == nil ? nil : rendered[position].inputs
             written.pages[index].key = keys[position]
         }
         context.diagnostics += rendered.flatMap(\.diagnostics)

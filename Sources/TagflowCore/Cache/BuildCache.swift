@@ -76,7 +76,6 @@ struct BuildCache: Sendable {
 
     private var manifestURL: URL { folder.appendingPathComponent("manifest.json") }
     private var pagesURL: URL { folder.appendingPathComponent("pages.tsv") }
-    private var identitiesURL: URL { folder.appendingPathComponent("identities.tsv") }
 
     /// The pages of the last build, and what named the posts, tags and the rest in their inputs.
     struct Pages: Sendable {
@@ -85,117 +84,111 @@ struct BuildCache: Sendable {
         var identities: SiteIdentities
     }
 
-    /// The pages of the last build, by output path (one `key<TAB>bytes<TAB>path<TAB>inputs` line
-    /// each, ``PageInput/encoded(_:)``), with the identities their inputs name (one
-    /// `kind<TAB>name` line each, in order), when the manifest is also readable; a build reuses
-    /// the pages whose inputs have the same values.
+    /// The pages of the last build, when the manifest is also readable; a build reuses the pages
+    /// whose inputs have the same values.
+    ///
+    /// One file: first the identities the inputs name, one `kind<TAB>name` line each in order
+    /// (`taxonomies<TAB>count` first), then a `pages` line, then one
+    /// `key<TAB>bytes<TAB>path<TAB>inputs` line per page (``PageInput/encode(_:into:)``). One
+    /// file, so that the pages are never read with another build's identities.
     func readPages() -> Pages? {
-        guard read() != nil, let data = FileManager.default.contents(atPath: pagesURL.path),
-            let identities = readIdentities()
-        else { return nil }
+        guard read() != nil, let data = FileManager.default.contents(atPath: pagesURL.path) else { return nil }
         // Read byte by byte: split into lines and fields as strings, the record of a large site
         // took longer to read than the pages an edit renders.
-        let pages = data.withUnsafeBytes { bytes -> [String: PageRecord]? in
-            var pages: [String: PageRecord] = [:]
+        return data.withUnsafeBytes { bytes -> Pages? in
             var reader = RecordReader(bytes: bytes)
+            guard let identities = Self.readIdentities(&reader) else { return nil }
+            var pages: [String: PageRecord] = [:]
             while !reader.isAtEnd {
                 guard let key = reader.field(endingWith: 9).flatMap(DigestValue.init(bytes:)),
                     let bytes = reader.field(endingWith: 9).flatMap(RecordReader.number),
-                    let path = reader.field(endingWith: 9),
-                    !path.isEmpty, let inputs = reader.field(endingWith: 10).flatMap(PageInput.decoded)
+                    let path = reader.field(endingWith: 9), !path.isEmpty,
+                    let inputs = reader.field(endingWith: 10).flatMap(PageInput.decoded)
                 else { return nil }
                 pages[String(decoding: path, as: UTF8.self)] = PageRecord(inputs: inputs, key: key, bytes: bytes)
             }
-            return pages
+            return pages.isEmpty ? nil : Pages(pages: pages, identities: identities)
         }
-        guard let pages, !pages.isEmpty else { return nil }
-        return Pages(pages: pages, identities: identities)
     }
 
-    /// Replaces the page record and the identities (each written beside, then renamed).
+    /// Reads the identities, up to the `pages` line.
+    private static func readIdentities(_ reader: inout RecordReader) -> SiteIdentities? {
+        var identities = SiteIdentities(posts: [], pages: [], tags: [], series: [], terms: [])
+        var taxonomies: Int?
+        while let line = reader.field(endingWith: 10) {
+            var fields = RecordReader(bytes: line)
+            guard let kind = fields.field(endingWith: 9).map({ String(decoding: $0, as: UTF8.self) }) else {
+                return String(decoding: line, as: UTF8.self) == "pages" && taxonomies != nil ? identities : nil
+            }
+            let field = fields.rest
+            let name = String(decoding: field, as: UTF8.self)
+            switch kind {
+            case "taxonomies":
+                guard taxonomies == nil, let count = RecordReader.number(field), count >= 0 else { return nil }
+                taxonomies = count
+                identities.terms = Array(repeating: [], count: count)
+            case "post": identities.posts.append(name)
+            case "page": identities.pages.append(name)
+            case "tag": identities.tags.append(name)
+            case "series": identities.series.append(name)
+            default:
+                guard kind.hasPrefix("term"), let taxonomy = Int(kind.dropFirst(4)),
+                    identities.terms.indices.contains(taxonomy)
+                else { return nil }
+                identities.terms[taxonomy].append(name)
+            }
+        }
+        return nil
+    }
+
+    /// Replaces the page record (written beside, a megabyte at a time, then renamed).
     ///
     /// One line per page in the order given: the build's order of pages, the same for the same
     /// site. Nothing is recorded unless every page has a key.
-    func writePages(_ pages: [(path: String, record: PageRecord)], identities: SiteIdentities) {
-        // Made as bytes, in the order given: with Foundation's `contains`, a sort by path, and
-        // interpolation it was slow, on one core, at the end of a large build.
+    func writePages(_ pages: some Collection<(path: String, record: PageRecord)>, identities: SiteIdentities) {
         // A path or a name with a tab or a line break cannot be recorded; then none is, and the
         // next build renders every page.
         func isRecordable(_ text: String) -> Bool { !text.utf8.contains { $0 == 9 || $0 == 10 || $0 == 13 } }
         let names = [identities.posts, identities.pages, identities.tags, identities.series] + identities.terms
         guard !pages.contains(where: { $0.record.key == nil || $0.record.inputs == nil || !isRecordable($0.path) }),
-            names.allSatisfy({ $0.allSatisfy(isRecordable) })
+            names.allSatisfy({ $0.allSatisfy(isRecordable) }),
+            let file = StreamedFile(replacing: pagesURL.path)
         else {
             try? FileManager.default.removeItem(at: pagesURL)
             return
         }
-        var text: [UInt8] = []
-        text.reserveCapacity(pages.count * 160)
-        for (path, record) in pages {
-            guard let key = record.key, let inputs = record.inputs else { continue }
-            text += key.description.utf8
-            text.append(9)
-            text += String(record.bytes).utf8
-            text.append(9)
-            text += path.utf8
-            text.append(9)
-            PageInput.encode(inputs, into: &text)
-            text.append(10)
-        }
-        var identityText: [UInt8] = []
         func add(_ kind: String, _ names: [String]) {
             for name in names {
-                identityText += kind.utf8
-                identityText.append(9)
-                identityText += name.utf8
-                identityText.append(10)
+                file.buffer += kind.utf8
+                file.buffer.append(9)
+                file.buffer += name.utf8
+                file.buffer.append(10)
+                file.writeIfFull()
             }
         }
-        identityText += "taxonomies\t\(identities.terms.count)\n".utf8
+        add("taxonomies", [String(identities.terms.count)])
         add("post", identities.posts)
         add("page", identities.pages)
         add("tag", identities.tags)
         add("series", identities.series)
         for (taxonomy, terms) in identities.terms.enumerated() { add("term\(taxonomy)", terms) }
-        guard OutputWriter.replaceFile(at: identitiesURL.path, with: identityText) == nil else {
-            try? FileManager.default.removeItem(at: pagesURL)
-            return
+        file.buffer += "pages\n".utf8
+        // Made as bytes, in the order given: with Foundation's `contains`, a sort by path, and
+        // interpolation it was slow, on one core, at the end of a large build.
+        for (path, record) in pages {
+            guard let key = record.key, let inputs = record.inputs else { continue }
+            file.buffer += key.description.utf8
+            file.buffer.append(9)
+            file.buffer += String(record.bytes).utf8
+            file.buffer.append(9)
+            file.buffer += path.utf8
+            file.buffer.append(9)
+            PageInput.encode(inputs, into: &file.buffer)
+            file.buffer.append(10)
+            file.writeIfFull()
         }
-        _ = OutputWriter.replaceFile(at: pagesURL.path, with: text)
-    }
-
-    /// Reads what ``writePages(_:identities:)`` wrote of the identities.
-    private func readIdentities() -> SiteIdentities? {
-        guard let data = FileManager.default.contents(atPath: identitiesURL.path) else { return nil }
-        var identities = SiteIdentities(posts: [], pages: [], tags: [], series: [], terms: [])
-        var taxonomies: Int?
-        let isRead = data.withUnsafeBytes { bytes in
-            var reader = RecordReader(bytes: bytes)
-            while !reader.isAtEnd {
-                guard let kind = reader.field(endingWith: 9), let field = reader.field(endingWith: 10) else {
-                    return false
-                }
-                let name = String(decoding: field, as: UTF8.self)
-                switch String(decoding: kind, as: UTF8.self) {
-                case "taxonomies":
-                    guard taxonomies == nil, let count = RecordReader.number(field), count >= 0 else { return false }
-                    taxonomies = count
-                    identities.terms = Array(repeating: [], count: count)
-                case "post": identities.posts.append(name)
-                case "page": identities.pages.append(name)
-                case "tag": identities.tags.append(name)
-                case "series": identities.series.append(name)
-                case let other:
-                    guard other.hasPrefix("term"), let taxonomy = Int(other.dropFirst(4)),
-                        identities.terms.indices.contains(taxonomy)
-                    else { return false }
-                    identities.terms[taxonomy].append(name)
-                }
-            }
-            return true
-        }
-        guard isRead else { return nil }
-        return taxonomies == nil ? nil : identities
+        // A cache that cannot be written only costs the next build its shortcut.
+        if !file.finish() { try? FileManager.default.removeItem(at: pagesURL) }
     }
 
     /// The manifest, when there is one from this Tagflow version and cache format.
@@ -229,7 +222,6 @@ struct BuildCache: Sendable {
     func clear() {
         try? FileManager.default.removeItem(at: manifestURL)
         try? FileManager.default.removeItem(at: pagesURL)
-        try? FileManager.default.removeItem(at: identitiesURL)
     }
 }
 
@@ -249,6 +241,9 @@ struct RecordReader {
     }
 
     var isAtEnd: Bool { position >= bytes.count }
+
+    /// The bytes not read yet.
+    var rest: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[min(position, bytes.count)...]) }
 
     /// The bytes up to the next `separator`, which is passed over; `nil` when there is none.
     mutating func field(endingWith separator: UInt8) -> UnsafeRawBufferPointer? {
@@ -273,5 +268,65 @@ struct RecordReader {
         }
         guard !digits.isEmpty else { return nil }
         return negative ? -value : value
+    }
+}
+
+/// A file written beside its place a megabyte at a time, then renamed over it, so that a large
+/// record is never held whole in memory nor seen half written.
+final class StreamedFile {
+    /// What is to be written next; ``writeIfFull()`` writes it out once it is large.
+    var buffer: [UInt8] = []
+    private let path: String
+    private let temporary: String
+    private var descriptor: Int32
+    private var failed = false
+
+    /// Starts a file that will replace the one at `path`; `nil` when it cannot be made.
+    init?(replacing path: String) {
+        self.path = path
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        temporary = String(path[..<slash]) + "/.tagflow-new-" + path[path.index(after: slash)...]
+        descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        buffer.reserveCapacity(Self.chunk + 4096)
+    }
+
+    deinit {
+        if descriptor >= 0 {
+            close(descriptor)
+            unlink(temporary)
+        }
+    }
+
+    private static let chunk = 1 << 20
+
+    /// Writes the buffer out once it holds a megabyte.
+    func writeIfFull() {
+        if buffer.count >= Self.chunk { writeBuffer() }
+    }
+
+    private func writeBuffer() {
+        var written = 0
+        buffer.withUnsafeBytes { bytes in
+            while !failed, written < bytes.count {
+                let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { failed = true } else { written += count }
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes the rest and renames the file over its place; false, with nothing replaced, when
+    /// any write failed.
+    func finish() -> Bool {
+        writeBuffer()
+        let closed = close(descriptor) == 0
+        descriptor = -1
+        guard !failed, closed, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
     }
 }

@@ -248,6 +248,27 @@ import Testing
         #expect(read.pages.count == 4)
         for (path, record) in records { #expect(read.pages[path] == record) }
         #expect(read.identities == identities)
+        // More than the megabyte written at a time.
+        let many: [(path: String, record: PageRecord)] = (0..<30_000).map { index in
+            (
+                "posts/p\(index)/index.html",
+                .init(
+                    inputs: [PageInput(.summary, index), PageInput(.tagPage, index % 7, 2)], key: key("\(index)"),
+                    bytes: index)
+            )
+        }
+        cache.writePages(many, identities: identities)
+        let readMany = try #require(cache.readPages())
+        #expect(readMany.pages.count == many.count)
+        #expect(many.allSatisfy { readMany.pages[$0.path] == $0.record })
+        cache.writePages(records, identities: identities)
+        // Cut short (a full disk): not read at all.
+        let file = fixture.site.appendingPathComponent(".tagflow-cache/pages.tsv")
+        let whole = try Data(contentsOf: file)
+        try whole.prefix(whole.count - 3).write(to: file)
+        #expect(cache.readPages() == nil)
+        try whole.prefix(60).write(to: file)
+        #expect(cache.readPages() == nil)
         // A path that cannot be recorded: no record at all, so the next build renders everything.
         cache.writePages(records + [("a\tb.html", .init(inputs: [], key: key("k5"), bytes: 5))], identities: identities)
         #expect(cache.readPages() == nil)
