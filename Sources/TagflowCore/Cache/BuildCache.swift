@@ -308,8 +308,9 @@ final class StreamedFile {
     private func writeBuffer() {
         var written = 0
         buffer.withUnsafeBytes { bytes in
+            guard let start = bytes.baseAddress else { return }
             while !failed, written < bytes.count {
-                let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                let count = write(descriptor, start + written, bytes.count - written)
                 if count < 0, errno == EINTR { continue }
                 if count <= 0 { failed = true } else { written += count }
             }
