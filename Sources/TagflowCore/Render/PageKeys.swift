@@ -193,11 +193,11 @@ extension SiteRenderer {
         let whole = WholeSite(siteLists: siteListsValue(keys), allPosts: allPostsValue(keys))
         return inputs.map { inputs in
             guard let inputs else { return nil }
+            // The values only: a key is only ever compared with one made from the same inputs.
             var digest = Digest()
             digest.update(UInt64(inputs.count))
             for input in inputs {
                 guard let value = value(of: input, keys, whole) else { return nil }
-                digest.update(UInt64(input.kind.rawValue))
                 digest.update(value)
             }
             return digest.value
