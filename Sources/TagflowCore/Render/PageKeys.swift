@@ -158,31 +158,6 @@ struct PageKeys: Sendable {
 }
 
 extension SiteRenderer {
-    /// The output file a job writes (what ``render(_:)`` returns as the file's path).
-    func outputPath(of job: Job) -> String {
-        switch job {
-        case .home(let pagination):
-            return Routes.file(for: Pagination.path(of: pagination.page, firstPagePath: Routes.home))
-        case .post(let index): return Routes.file(for: Routes.post(site.posts[index].slug))
-        case .page(let index): return Routes.file(for: Routes.page(site.pages[index].slug))
-        case .tags: return Routes.file(for: Routes.tags)
-        case .archive: return Routes.file(for: Routes.archive)
-        case .tag(let index, let pagination):
-            let firstPage = Routes.tag(site.taxonomy.tags[index].slug)
-            return Routes.file(for: Pagination.path(of: pagination.page, firstPagePath: firstPage))
-        case .notFound: return "404.html"
-        case .feed: return "feed.xml"
-        case .tagFeed(let index): return Routes.file(for: Routes.tagFeed(site.taxonomy.tags[index].slug))
-        case .seriesList: return Routes.file(for: Routes.seriesList)
-        case .series(let index): return Routes.file(for: Routes.series(series.series[index].slug))
-        case .seriesFeed(let index): return Routes.file(for: Routes.seriesFeed(series.series[index].slug))
-        case .terms, .term, .termFeed: return Routes.file(for: path(of: job))
-        case .tagRedirect(let index): return Routes.file(for: Routes.tag(aliasRedirects[index].slug))
-        case .pageRedirect(let index): return Routes.file(for: pageRedirects[index].path)
-        case .sitemap: return "sitemap.xml"
-        }
-    }
-
     /// The key of each page whose rendering read the inputs given.
     ///
     /// A key is the digest of the inputs' values in this site, in order. `nil` for every page

@@ -667,6 +667,11 @@ struct SiteRenderer: Sendable {
         }
     }
 
+    /// The output file a job writes (what ``render(_:reads:)`` returns as the file's path).
+    func outputPath(of job: Job) -> String {
+        Routes.file(for: path(of: job))
+    }
+
     /// Renders a job's page, noting in `reads` what it read.
     func render(_ job: Job, reads: PageReads = PageReads()) -> (file: OutputFile, diagnostics: [Diagnostic]) {
         switch job {
