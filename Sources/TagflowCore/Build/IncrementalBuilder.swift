@@ -159,7 +159,7 @@ package actor IncrementalBuilder {
         var (written, renderer) = try await SiteBuilder.writeNewFolder(
             &context, writer: writer, inputs: nil, digests: Self.digests(of: site, table), tagCountReads: NameReads())
         renderer.updateKeysForShownCounts()
-        written.pages = RenderPlan(renderer, sameJobsAs: written.pages).pages
+        written.pages = RenderPlan(renderer, sameJobsAs: written.pages, identities: written.identities).pages
         state = State(
             context: setup, loader: loader, files: table, listingDiagnostics: listing.diagnostics, writer: writer,
             staticFiles: context.staticFiles, bundleSources: context.bundleSources, renderer: renderer,
@@ -241,7 +241,7 @@ package actor IncrementalBuilder {
             // renderer by key only), and one that gives up is a full build.
             state.renderer.replace(replacements.posts)
             renderer = state.renderer
-            plan = RenderPlan(renderer, sameJobsAs: state.written.pages)
+            plan = RenderPlan(renderer, sameJobsAs: state.written.pages, identities: state.written.identities)
         } else {
             if let replacements {
                 // Same order, other tags: the taxonomy is counted again for the tags the edited

@@ -93,7 +93,7 @@ enum RenderPass {
         progress?.begin("write")
         // The plan's pages become the record of the output, their sizes filled in (in place: the
         // plan is consumed).
-        var written = Written(pages: [], assets: [], files: [], identities: SiteIdentities(renderer))
+        var written = Written(pages: [], assets: [], files: [], identities: plan.identities)
         swap(&written.pages, &plan.pages)
         let keys = renderer.keys(of: rendered.lazy.map(\.inputs))
         for (position, index) in plan.stale.enumerated() {

@@ -26,6 +26,8 @@ struct RenderPlan: Sendable {
     var stale: [Int]
     /// The files of pages the output holds that the site no longer has.
     var gone: Set<String> = []
+    /// What names the posts, tags and the rest in the pages' inputs: the site's.
+    var identities: SiteIdentities
     /// The pages the output did not hold; `nil` when it held none.
     ///
     /// Only these can newly collide with a static file (the others were checked when they were written, against the same
@@ -35,6 +37,7 @@ struct RenderPlan: Sendable {
     /// Every page of a site, for an empty folder.
     init(everyPageOf renderer: SiteRenderer) {
         pages = renderer.jobs.map { PlannedPage(job: $0, path: renderer.outputPath(of: $0)) }
+        identities = SiteIdentities(renderer)
         stale = Array(pages.indices)
         appeared = nil
     }
@@ -48,7 +51,7 @@ struct RenderPlan: Sendable {
     init(_ renderer: SiteRenderer, comparedWith records: [String: PageRecord], from identities: SiteIdentities) {
         self.init(everyPageOf: renderer)
         stale = []
-        let map = PageInputMap(from: identities, to: SiteIdentities(renderer))
+        let map = PageInputMap(from: identities, to: self.identities)
         let carried = pages.map { page -> (record: PageRecord, inputs: [PageInput]?)? in
             records[page.path].map { ($0, $0.inputs.flatMap(map.carried)) }
         }
@@ -70,11 +73,12 @@ struct RenderPlan: Sendable {
     /// A site whose jobs are the ones of `previous` (the same pages in the same order, their
     /// contents perhaps changed, the posts and tags in their places), compared with `previous`
     /// page by page.
-    init(_ renderer: SiteRenderer, sameJobsAs previous: [PlannedPage]) {
+    init(_ renderer: SiteRenderer, sameJobsAs previous: [PlannedPage], identities: SiteIdentities) {
         let keys = renderer.keys(of: previous.lazy.map(\.inputs))
         var pages = previous
         for index in pages.indices { pages[index].key = keys[index] }
         self.pages = pages
+        self.identities = identities
         stale = pages.indices.filter { pages[$0].key == nil || pages[$0].key != previous[$0].key }
         appeared = []
     }

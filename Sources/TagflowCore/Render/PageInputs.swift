@@ -124,12 +124,11 @@ struct SiteIdentities: Sendable, Equatable {
     }
 
     init(_ renderer: SiteRenderer) {
-        let site = renderer.site
-        posts = site.posts.map(\.sourcePath)
-        pages = site.pages.map(\.sourcePath)
-        tags = site.taxonomy.tags.map(\.key.rawValue)
-        series = renderer.series.series.map(\.slug.rawValue)
-        terms = site.termTaxonomies.map { $0.tags.map(\.key.rawValue) }
+        posts = renderer.site.posts.map { $0.sourcePath }
+        pages = renderer.site.pages.map { $0.sourcePath }
+        tags = renderer.site.taxonomy.tags.map { $0.key.rawValue }
+        series = renderer.series.series.map { $0.slug.rawValue }
+        terms = renderer.site.termTaxonomies.map { $0.tags.map { $0.key.rawValue } }
     }
 }
 
