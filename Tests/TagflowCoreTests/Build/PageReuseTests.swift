@@ -155,6 +155,23 @@ import Testing
         #expect(report.rewrittenFileCount ?? 0 < report.fileCount / 2)
     }
 
+    /// A new post moves every older post and every tag after its new tag to another place in the
+    /// site: the pages' records follow them by source path and tag (``PageInputMap``).
+    @Test func aNewPostLeavesThePagesThatDoNotShowItAlone() async throws {
+        let fixture = try SiteFixture(Self.site)
+        defer { fixture.remove() }
+        _ = try await Self.build(fixture)
+        let alone = ["posts/a/index.html", "posts/b/index.html", "tags/z/index.html", "about/index.html"]
+        let before = try alone.map { try inode(fixture, $0) }
+        let neighbour = try inode(fixture, "posts/c/index.html")
+        // The newest post, with a tag of its own: C gets a newer neighbour, the lists get a post.
+        try fixture.write("posts/2024-02-01-d.md", "---\ntitle: D\ntags: [a-new-tag]\n---\nBody D.\n")
+        let report = try await Self.build(fixture)
+        #expect(try alone.map { try inode(fixture, $0) } == before)
+        #expect(try inode(fixture, "posts/c/index.html") != neighbour)
+        #expect(report.rewrittenFileCount ?? 0 < report.fileCount / 2)
+    }
+
     @Test func aChangeToAnythingButPostsAndPagesWritesANewFolder() async throws {
         let fixture = try SiteFixture(Self.site)
         defer { fixture.remove() }
