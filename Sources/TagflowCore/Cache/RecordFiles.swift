@@ -53,8 +53,7 @@ final class StreamedFile {
     /// Starts a file that will replace the one at `path`; `nil` when it cannot be made.
     init?(replacing path: String) {
         self.path = path
-        let slash = path.lastIndex(of: "/") ?? path.startIndex
-        temporary = String(path[..<slash]) + "/.tagflow-new-" + path[path.index(after: slash)...]
+        temporary = OutputWriter.temporaryPath(beside: path)
         descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return nil }
         buffer.reserveCapacity(Self.chunk + 4096)
@@ -75,15 +74,7 @@ final class StreamedFile {
     }
 
     private func writeBuffer() {
-        var written = 0
-        buffer.withUnsafeBytes { bytes in
-            guard let start = bytes.baseAddress else { return }
-            while !failed, written < bytes.count {
-                let count = write(descriptor, start + written, bytes.count - written)
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { failed = true } else { written += count }
-            }
-        }
+        if !failed, !buffer.withUnsafeBytes({ OutputWriter.writeAll($0, to: descriptor) }) { failed = true }
         buffer.removeAll(keepingCapacity: true)
     }
 

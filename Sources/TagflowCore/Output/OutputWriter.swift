@@ -231,8 +231,7 @@ struct OutputWriter: Sendable {
     /// next build if a crash loses them, and an `fsync` makes ext4 commit its journal, with
     /// every file the build created in it (Foundation's `Data.write(to:)` syncs each file).
     static func replaceFile(at path: String, with bytes: UnsafeRawBufferPointer) -> CocoaError? {
-        let slash = path.lastIndex(of: "/") ?? path.startIndex
-        let temporary = String(path[..<slash]) + "/.tagflow-new-" + path[path.index(after: slash)...]
+        let temporary = temporaryPath(beside: path)
         if let failure = writeMakingFolders(temporary, bytes) {
             unlink(temporary)
             return failure
@@ -243,6 +242,12 @@ struct OutputWriter: Sendable {
             return failure
         }
         return nil
+    }
+
+    /// Where a file is written before it is renamed over `path`: beside it, hidden.
+    static func temporaryPath(beside path: String) -> String {
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        return String(path[..<slash]) + "/.tagflow-new-" + path[path.index(after: slash)...]
     }
 
     /// ``replaceFile(at:with:)`` for bytes in an array.
@@ -354,16 +359,22 @@ struct OutputWriter: Sendable {
         let descriptor = openat(folder, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return failure() }
         defer { close(descriptor) }
+        return writeAll(bytes, to: descriptor) ? nil : failure()
+    }
+
+    /// Writes all of `bytes` to an open file, again after an interrupted write; false when a
+    /// write fails (`errno` says why).
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
         var written = 0
         while written < bytes.count {
             let result = posixWrite(descriptor, bytes.baseAddress.map { $0 + written }, bytes.count - written)
             if result < 0 {
                 if errno == EINTR { continue }
-                return failure()
+                return false
             }
             written += result
         }
-        return nil
+        return true
     }
 
     private func swapIn(_ staging: URL) throws {
