@@ -209,15 +209,14 @@ extension SiteRenderer {
         var digest = Digest()
         /// Which posts are on page `number` of a list of `items`.
         func listPage(_ items: some RandomAccessCollection<Int>, _ number: Int) -> Digest? {
-            let perPage = site.config.postsPerPage
-            let pageCount = max(1, (items.count + perPage - 1) / perPage)
-            guard (1...pageCount).contains(number) else { return nil }
-            digest.update(UInt64(number))
-            digest.update(UInt64(pageCount))
-            let start = items.index(items.startIndex, offsetBy: (number - 1) * perPage)
-            let end = items.index(start, offsetBy: min(perPage, items.count - (number - 1) * perPage))
-            digest.update(UInt64(items.distance(from: start, to: end)))
-            for item in items[start..<end] { digest.update(keys.identities[item]) }
+            guard let page = Pagination.page(number, itemCount: items.count, perPage: site.config.postsPerPage)
+            else { return nil }
+            digest.update(UInt64(page.page))
+            digest.update(UInt64(page.pageCount))
+            digest.update(UInt64(page.range.count))
+            for position in page.range {
+                digest.update(keys.identities[items[items.index(items.startIndex, offsetBy: position)]])
+            }
             return digest
         }
         /// Which posts are a feed's entries.

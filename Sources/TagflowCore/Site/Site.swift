@@ -62,12 +62,26 @@ package struct Pagination: Sendable, Hashable {
 
     /// Splits `itemCount` items into pages of `perPage`.
     package static func pages(itemCount: Int, perPage: Int) -> [Pagination] {
-        precondition(perPage > 0, "perPage must be positive")
-        let count = max(1, (itemCount + perPage - 1) / perPage)
-        return (0..<count).map { index in
-            Pagination(
-                page: index + 1, pageCount: count, range: (index * perPage)..<min(itemCount, (index + 1) * perPage))
+        (1...pageCount(itemCount: itemCount, perPage: perPage)).map { number in
+            Pagination(number, itemCount: itemCount, perPage: perPage)
         }
+    }
+
+    /// Page `number` of `itemCount` items in pages of `perPage`; `nil` past the last page.
+    package static func page(_ number: Int, itemCount: Int, perPage: Int) -> Pagination? {
+        (1...pageCount(itemCount: itemCount, perPage: perPage)).contains(number)
+            ? Pagination(number, itemCount: itemCount, perPage: perPage) : nil
+    }
+
+    private init(_ number: Int, itemCount: Int, perPage: Int) {
+        page = number
+        pageCount = Self.pageCount(itemCount: itemCount, perPage: perPage)
+        range = ((number - 1) * perPage)..<min(itemCount, number * perPage)
+    }
+
+    private static func pageCount(itemCount: Int, perPage: Int) -> Int {
+        precondition(perPage > 0, "perPage must be positive")
+        return max(1, (itemCount + perPage - 1) / perPage)
     }
 
     /// The URL path of page `number` of a list whose first page is at `firstPagePath` (ending in `/`).
