@@ -260,10 +260,4 @@ extension PageInput {
         }
         return inputs
     }
-
-    /// Reads what ``encode(_:into:)`` writes, from text; `nil` for anything else.
-    static func decoded(_ text: Substring) -> [PageInput]? {
-        var text = text
-        return text.withUTF8 { decoded(UnsafeRawBufferPointer($0)) }
-    }
 }
