@@ -86,6 +86,16 @@ package struct BuildContext: Sendable {
     /// The same digests in the listing's order, when the listing had no problems (for
     /// ``BuildInputs``, which then neither lists nor reads the files again).
     var contentInputs: [(path: String, digest: Digest)]?
+    /// Whether the content step keeps the files it read in ``loadedContent``: `tagflow serve`
+    /// keeps them, and reads again only the files that change.
+    var keepsLoadedContent = false
+    /// The post and page files the content step read, and what listing their folders found
+    /// wrong, when ``keepsLoadedContent``.
+    var loadedContent: (files: [ContentLoader.LoadedFile], listingDiagnostics: [Diagnostic])?
+    /// What making the site found, also among ``diagnostics``: duplicate slugs and the like
+    /// (`SiteBuilder.useContent`), and the taxonomy's warnings (`SiteBuilder.assemble`).
+    var duplicateDiagnostics: [Diagnostic] = []
+    var taxonomyDiagnostics: [Diagnostic] = []
     /// The theme being compiled while the content loads, and its templates' names, which the
     /// content is checked against (see `SiteBuilder.startLoadingTheme`).
     var pendingTheme: (names: Set<String>, compiled: Task<Result<Theme, BuildFailure>, Never>)?

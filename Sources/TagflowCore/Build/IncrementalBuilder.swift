@@ -1,4 +1,5 @@
 package import Foundation
+import TagflowConcurrency
 
 /// Builds a site into a folder, then keeps it up to date after edits by rendering again only the
 /// pages whose inputs changed: the preview server's builder.
@@ -128,45 +129,35 @@ package actor IncrementalBuilder {
     private func fullBuild() async throws(BuildFailure) -> BuildReport {
         state = nil
         let start = ContinuousClock.now
+        // `tagflow build`'s steps, in two runs: what the first one sets up is where every rebuild
+        // starts from.
+        let builder = SiteBuilder(siteRoot: siteRoot, options: options, plugins: plugins)
         var context = BuildContext(siteRoot: siteRoot, options: options)
-        var timings: [(String, Double)] = []
-        func timed(_ step: String, _ body: (inout BuildContext) throws(BuildFailure) -> Void) throws(BuildFailure) {
-            let stepStart = ContinuousClock.now
-            try body(&context)
-            timings.append((step, (ContinuousClock.now - stepStart).seconds))
+        try await builder.run(builder.setupSteps, on: &context)
+        var setup = context
+        setup.timings = []
+        context.keepsLoadedContent = true
+        try await builder.run(SiteBuilder.siteSteps, on: &context)
+        try context.failIfNeeded()
+        guard let site = context.site, let content = context.loadedContent else {
+            preconditionFailure("the content steps make the site")
         }
-        try timed("config", SiteBuilder.readConfig)
-        let plugins = self.plugins
-        try timed("plugins") { context throws(BuildFailure) in try SiteBuilder.installPlugins(plugins, &context) }
-        try timed("templates", SiteBuilder.loadTheme)
-        let setup = context
-        let contentStart = ContinuousClock.now
-        let loader = SiteBuilder.contentLoader(context)
-        let listing = loader.listing()
-        let files = await ParallelMap.map(listing.files) { path, kind in loader.loadFile(path, kind: kind) }
-        let (published, staticProblems) = SiteBuilder.staticFiles(context)
-        context.staticFiles = published
-        context.diagnostics += staticProblems
-        let table = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        timings.append(("content", (ContinuousClock.now - contentStart).seconds))
-        let taxonomyStart = ContinuousClock.now
-        let (site, duplicateDiagnostics, taxonomyDiagnostics) = try assemble(
-            ContentLoader.Result(files: files, listingDiagnostics: listing.diagnostics), &context)
-        timings.append(("taxonomy", (ContinuousClock.now - taxonomyStart).seconds))
         let writer = OutputWriter(target: output)
         try writer.validate(siteRoot: siteRoot, sourceFolders: SiteBuilder.sourceFolders(context.config))
+        let table = Dictionary(content.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         // Counts in posts' tag lists count in the keys once a page shows one.
         var (written, renderer) = try await SiteBuilder.writeNewFolder(
             &context, writer: writer, inputs: nil, digests: Self.digests(of: site, table), tagCountReads: NameReads())
         renderer.updateKeysForShownCounts()
         written.pages = RenderPlan(renderer, sameJobsAs: written.pages, identities: written.identities).pages
         state = State(
-            context: setup, loader: loader, files: table, listingDiagnostics: listing.diagnostics, writer: writer,
-            staticFiles: context.staticFiles, bundleSources: context.bundleSources, renderer: renderer,
-            heldBack: context.heldBack, duplicateDiagnostics: duplicateDiagnostics,
-            taxonomyDiagnostics: taxonomyDiagnostics, postIndices: Self.postIndices(site), written: written)
-        for file in files { state?.update(file.path, file) }
-        return report(written, context: context, site: site, timings: timings + context.timings, start: start)
+            context: setup, loader: SiteBuilder.contentLoader(setup), files: table,
+            listingDiagnostics: content.listingDiagnostics, writer: writer, staticFiles: context.staticFiles,
+            bundleSources: context.bundleSources, renderer: renderer, heldBack: context.heldBack,
+            duplicateDiagnostics: context.duplicateDiagnostics, taxonomyDiagnostics: context.taxonomyDiagnostics,
+            postIndices: Self.postIndices(site), written: written)
+        for file in content.files { state?.update(file.path, file) }
+        return report(written, context: context, site: site, timings: context.timings, start: start)
     }
 
     /// The report of a build that left `written` in the output.
@@ -183,17 +174,12 @@ package actor IncrementalBuilder {
 
     /// Makes the site from its files as a full build does (drafts, duplicate slugs, sorting,
     /// taxonomy), adding every diagnostic to the context.
-    ///
-    /// - Returns: The site, and the diagnostics of assembling it (not of reading its files): duplicate
-    ///   slugs, and the taxonomy's.
-    private func assemble(_ content: ContentLoader.Result, _ context: inout BuildContext) throws(BuildFailure)
-        -> (Site, duplicates: [Diagnostic], taxonomy: [Diagnostic])
-    {
+    private func assemble(_ content: ContentLoader.Result, _ context: inout BuildContext) throws(BuildFailure) -> Site {
         var content = content
-        let duplicates = try SiteBuilder.useContent(&content, &context)
-        let taxonomyDiagnostics = try SiteBuilder.assemble(&context)
+        try SiteBuilder.useContent(&content, &context)
+        try SiteBuilder.assemble(&context)
         guard let site = context.site else { preconditionFailure("useContent makes the site") }
-        return (site, duplicates, taxonomyDiagnostics)
+        return site
     }
 
     private static func postIndices(_ site: Site) -> [String: Int] {
@@ -258,14 +244,14 @@ package actor IncrementalBuilder {
                 state.listingDiagnostics = listing.diagnostics
                 let files = state.files.values.sorted { $0.path < $1.path }
                 let content = ContentLoader.Result(files: files, listingDiagnostics: state.listingDiagnostics)
-                let (site, duplicates, taxonomy) = try assemble(content, &context)
+                let site = try assemble(content, &context)
                 guard let theme = context.theme else { return nil }
-                taxonomyDiagnostics = taxonomy
+                taxonomyDiagnostics = context.taxonomyDiagnostics
                 renderer = await SiteRenderer(
                     site: site, theme: theme, hooks: context.plugins, images: state.renderer.images,
                     tagCountReads: state.renderer.tagCountReads
                 ).prepared(digests: Self.digests(of: site, state.files), reusing: state.renderer)
-                assembled = (duplicates, Self.postIndices(site))
+                assembled = (context.duplicateDiagnostics, Self.postIndices(site))
             }
             plan = RenderPlan(renderer, comparedWith: state.written.recordsByPath, from: state.written.identities)
         }

@@ -33,16 +33,20 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The steps up to rendering, in order.
-    package var steps: [BuildStep] {
+    package var steps: [BuildStep] { setupSteps + Self.siteSteps }
+
+    /// The steps that set a build up: the settings, the templates and the plugins.
+    var setupSteps: [BuildStep] {
         [
             .step("config", Self.readConfig),
             // The theme compiles while the plugins install and the content loads.
             .step("templates", Self.startLoadingTheme),
             .step("plugins") { [plugins] context throws(BuildFailure) in try Self.installPlugins(plugins, &context) },
-            .step("content", Self.loadContent),
-            .step("taxonomy") { context throws(BuildFailure) in _ = try Self.assemble(&context) },
         ]
     }
+
+    /// The steps that make the site from its content, once the build is set up.
+    static let siteSteps: [BuildStep] = [.step("content", loadContent), .step("taxonomy", assemble)]
 
     /// Reads, checks and renders the site without writing anything.
     ///
@@ -57,6 +61,14 @@ public struct SiteBuilder: Sendable {
     private func run(_ steps: [BuildStep]) async throws(BuildFailure) -> BuildContext {
         var context = BuildContext(siteRoot: siteRoot, options: options)
         context.progress = progress
+        try await run(steps, on: &context)
+        try context.failIfNeeded()
+        return context
+    }
+
+    /// Runs `steps` in order on `context`, timing each, then takes the theme the templates step
+    /// compiled meanwhile.
+    func run(_ steps: [BuildStep], on context: inout BuildContext) async throws(BuildFailure) {
         for step in steps {
             progress?.begin(step.name)
             let start = ContinuousClock.now
@@ -64,8 +76,6 @@ public struct SiteBuilder: Sendable {
             context.timings.append((step.name, (ContinuousClock.now - start).seconds))
         }
         await Self.finishLoadingTheme(&context)
-        try context.failIfNeeded()
-        return context
     }
 
     /// Builds the site into `output` (or the config's `paths.output`, relative to the site).
@@ -356,11 +366,15 @@ public struct SiteBuilder: Sendable {
     static func loadContent(_ context: inout BuildContext) async throws(BuildFailure) {
         var loaded = await contentLoader(context).load(progress: context.progress)
         context.contentDigests = Dictionary(loaded.files.map { ($0.path, $0.digest) }, uniquingKeysWith: { a, _ in a })
-        context.contentInputs = loaded.listingIsClean ? loaded.files.map { ($0.path, $0.digest) } : nil
-        // The files hold a copy of every post, which the build does not need again.
+        context.contentInputs = loaded.listingDiagnostics.isEmpty ? loaded.files.map { ($0.path, $0.digest) } : nil
         let files = loaded.files
         loaded.files = []
-        ReleaseLater.release(consume files)
+        if context.keepsLoadedContent {
+            context.loadedContent = (files, loaded.listingDiagnostics)
+        } else {
+            // The files hold a copy of every post, which the build does not need again.
+            ReleaseLater.release(consume files)
+        }
         let (published, problems) = staticFiles(context)
         context.staticFiles = published
         context.diagnostics += problems
@@ -389,17 +403,14 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Makes the (unsorted) site from loaded content: drafts and scheduled posts left out unless
-    /// asked for (and counted), and duplicate slugs reported.
-    ///
-    /// - Returns: The duplicate-slug problems (also added to the context).
-    @discardableResult
-    static func useContent(_ loaded: inout ContentLoader.Result, _ context: inout BuildContext)
-        throws(BuildFailure) -> [Diagnostic]
-    {
+    /// asked for (and counted), and duplicate slugs reported (also in
+    /// ``BuildContext/duplicateDiagnostics``).
+    static func useContent(_ loaded: inout ContentLoader.Result, _ context: inout BuildContext) throws(BuildFailure) {
         context.diagnostics += loaded.diagnostics
         var duplicates = duplicateProblems(posts: loaded.posts, pages: loaded.pages)
         if context.config.tagHierarchy { duplicates += TagHierarchy.problems(posts: loaded.posts) }
         context.diagnostics += duplicates
+        context.duplicateDiagnostics = duplicates
         // Taken out (the loaded posts are left empty), so that leaving drafts out changes the
         // only copy of the list in place rather than copying 10 000 posts.
         var posts = loaded.posts
@@ -419,7 +430,6 @@ public struct SiteBuilder: Sendable {
         let told = Set(context.diagnostics.map(\.description))
         context.diagnostics += bundles.diagnostics.filter { !told.contains($0.description) }
         try context.failIfNeeded()
-        return duplicates
     }
 
     /// Two posts (or two pages) with one slug would write one page; pages must not take the
@@ -547,11 +557,10 @@ public struct SiteBuilder: Sendable {
         return (files, sources, diagnostics)
     }
 
-    /// Sorts the site and builds its taxonomy.
-    ///
-    /// - Returns: The taxonomy's warnings (also added to the context).
-    static func assemble(_ context: inout BuildContext) throws(BuildFailure) -> [Diagnostic] {
-        guard var site = context.site else { return [] }
+    /// Sorts the site and builds its taxonomy, whose warnings go to the context (also to
+    /// ``BuildContext/taxonomyDiagnostics``).
+    static func assemble(_ context: inout BuildContext) throws(BuildFailure) {
+        guard var site = context.site else { return }
         // The posts are taken out of the context, so that they are sorted in place, not copied.
         context.site = nil
         let posts = site.posts
@@ -559,8 +568,8 @@ public struct SiteBuilder: Sendable {
         let (assembled, diagnostics) = Site.assemble(config: site.config, posts: consume posts, pages: site.pages)
         context.site = assembled
         context.diagnostics += diagnostics
+        context.taxonomyDiagnostics = diagnostics
         try context.failIfNeeded()
-        return diagnostics
     }
 
     // MARK: Rendering

@@ -1,5 +1,6 @@
 import Foundation
 import TagflowMarkdown
+import TagflowConcurrency
 
 /// Reads a site's Markdown files into posts and pages: one read per file, in parallel, with every
 /// problem reported against its file and line.
@@ -22,14 +23,14 @@ struct ContentLoader: Sendable {
         var diagnostics: [Diagnostic] = []
         /// Every file, as read, sorted by path.
         var files: [LoadedFile] = []
-        /// Whether the folders were listed without problems (a link loop, an unreadable folder).
-        var listingIsClean: Bool
+        /// What listing the folders found wrong (a link loop, an unreadable folder).
+        var listingDiagnostics: [Diagnostic]
 
         /// Gathers the files' posts, pages and diagnostics after the listing's own diagnostics.
         init(files: [LoadedFile], listingDiagnostics: [Diagnostic]) {
             self.files = files
             diagnostics = listingDiagnostics
-            listingIsClean = listingDiagnostics.isEmpty
+            self.listingDiagnostics = listingDiagnostics
             for file in files {
                 switch file.content {
                 case .post(let post, let warnings):
