@@ -112,8 +112,10 @@ var targets: [Target] = [
         exclude: ["Languages"], swiftSettings: swiftSettings),
     .testTarget(name: "TagflowHighlightTests", dependencies: ["TagflowHighlight"], swiftSettings: swiftSettings),
     .target(name: "CTagflowSupport"),
-    // The one lock type, for every module (the library products' too: it needs nothing else).
-    .target(name: "TagflowConcurrency", swiftSettings: swiftSettings),
+    .target(name: "CTagflowThreads"),
+    // The one lock type and the one way to run work in parallel, for every module (the library
+    // products' too: it needs nothing else).
+    .target(name: "TagflowConcurrency", dependencies: ["CTagflowThreads"], swiftSettings: swiftSettings),
     .target(
         name: "TagflowCore",
         dependencies: [

@@ -6,7 +6,7 @@ import TagflowCore
 import TagflowEnhance
 
 /// `tagflow enhance DIR`: chip blocks in the HTML another generator built.
-struct EnhanceCommand: ParsableCommand {
+struct EnhanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "enhance",
         abstract: "Replace the tag lists in a folder of built HTML (Hugo, Jekyll, MkDocs, Pelican…) with chip blocks.",
@@ -51,7 +51,7 @@ struct EnhanceCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let start = ContinuousClock.now
         var rules = presets.flatMap { ListPresets.all[$0] ?? [] }
         for text in selectors {
@@ -70,7 +70,7 @@ struct EnhanceCommand: ParsableCommand {
         let enhancer = SiteEnhancer(
             folder: URL(fileURLWithPath: folder), page: PageEnhancer(renderer: setup.renderer, rules: rules),
             stylesheet: setup.stylesheet, basePath: basePath)
-        let report = enhancer.run()
+        let report = await enhancer.run()
         var warnings = report.warnings
         warnings += report.unmatched.map { "warning: \($0) found no tag list in \(folder)" }
         for warning in warnings { Console.standardError(warning) }

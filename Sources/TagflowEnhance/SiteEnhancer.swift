@@ -48,7 +48,10 @@ public struct SiteEnhancer: Sendable {
     }
 
     /// Enhances every `.html` and `.htm` file under the folder.
-    public func run() -> Report {
+    ///
+    /// Each page is read, enhanced and written on the threads that wait on files
+    /// (`ParallelMap.mapWaitingOnFiles`), as a build writes its pages.
+    public func run() async -> Report {
         var report = Report()
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
@@ -57,14 +60,10 @@ public struct SiteEnhancer: Sendable {
         }
         let paths = Self.htmlFiles(in: folder)
         report.pages = paths.count
-        let results = Locked([(path: String, outcome: Outcome)?](repeating: nil, count: paths.count))
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            let outcome = enhanceFile(paths[index])
-            results.withLock { $0[index] = (paths[index], outcome) }
-        }
+        let outcomes = await ParallelMap.mapWaitingOnFiles(paths) { enhanceFile($0) }
         var matches = Array(repeating: 0, count: page.rules.count)
         var ownBlocks = 0
-        for case let (path, outcome)? in results.withLock({ $0 }) {
+        for (path, outcome) in zip(paths, outcomes) {
             switch outcome {
             case .failed(let message): report.errors.append("\(path): \(message)")
             case .done(let result, let written):

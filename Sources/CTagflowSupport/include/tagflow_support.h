@@ -26,15 +26,6 @@ int tagflow_file_is_cached(const char *path);
 /// errno set.
 int tagflow_read_ahead(const char *path);
 
-/// Starts `body(context)` on a new, detached thread with the system's default stack. Returns 0;
-/// otherwise (pthread_create's error number, such as EAGAIN at a process or container limit, or
-/// -1 when memory runs out) `body` never runs.
-int tagflow_start_thread(void (*body)(void *), void *context);
-
-/// Names the calling thread for `top -H`, `perf` and debuggers (at most 15 bytes on Linux; a
-/// longer name is refused). Returns 0, or an error number.
-int tagflow_name_current_thread(const char *name);
-
 /// Sets how far glibc's malloc grows a heap beyond each request (mallopt M_TOP_PAD) and the size
 /// from which a block is mapped by itself rather than taken from a heap (M_MMAP_THRESHOLD).
 /// Returns 0, or -1 where malloc is not glibc's (elsewhere, or under a sanitizer) or it refused.

@@ -1,4 +1,5 @@
 import Foundation
+import TagflowConcurrency
 
 /// Where a ``RenderPass`` puts the pages it renders: memory (`tagflow check`), a staging folder
 /// swapped in at the end (a full build), or the output folder itself, file by file (the cached

@@ -1,4 +1,5 @@
 import Foundation
+import TagflowConcurrency
 
 /// The one way from a planned site to its output, for every build: `tagflow build` (a new
 /// folder, or the changed pages of the last one), `tagflow check` (memory) and `tagflow serve`.

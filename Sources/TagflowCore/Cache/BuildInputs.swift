@@ -1,4 +1,5 @@
 import Foundation
+import TagflowConcurrency
 
 /// The digest of everything a build reads, for ``BuildCache``.
 enum BuildInputs {

@@ -1,6 +1,6 @@
 import Foundation
-import TagflowMarkdown
 import TagflowConcurrency
+import TagflowMarkdown
 
 /// Reads a site's Markdown files into posts and pages: one read per file, in parallel, with every
 /// problem reported against its file and line.

@@ -1,6 +1,7 @@
 internal import CTagflowSupport
 import Foundation
 import Synchronization
+import TagflowConcurrency
 
 /// Asks the operating system to start reading a list of files before they are read, when they
 /// are not in memory, so that a build does not wait for the disk one file at a time.

@@ -1,5 +1,6 @@
 internal import CTagflowSupport
 import Foundation
+import TagflowConcurrency
 
 #if canImport(Glibc)
     import Glibc

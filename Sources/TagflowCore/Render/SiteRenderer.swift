@@ -1,4 +1,5 @@
 import Foundation
+import TagflowConcurrency
 import TagflowHTML
 import TagflowMarkdown
 

@@ -1,4 +1,5 @@
 internal import Foundation
+import TagflowConcurrency
 
 /// Each post's related posts: the posts that share its tags, rarer tags counting more.
 ///

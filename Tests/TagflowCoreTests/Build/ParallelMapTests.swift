@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TagflowConcurrency
 import Testing
 
 @testable import TagflowCore

@@ -1,4 +1,4 @@
-internal import CTagflowSupport
+internal import CTagflowThreads
 import Dispatch
 
 /// Threads of their own for work that waits on the file system (writing pages, making folders,
@@ -13,12 +13,12 @@ import Dispatch
 /// core, that core would then stand idle, so blocking work gets threads of its own. Each is named
 /// (for `top -H`, `perf` and debuggers), and their end is awaited, not waited for: the last one
 /// resumes the waiting task through a dispatch group, which ThreadSanitizer follows.
-enum FileThreads {
+package enum FileThreads {
     /// Threads started by ``start(_:named:startThread:_:)``.
-    final class Running: Sendable {
+    package final class Running: Sendable {
         private let group: DispatchGroup
         /// How many threads the system gave.
-        let count: Int
+        package let count: Int
 
         fileprivate init(group: DispatchGroup, count: Int) {
             self.group = group
@@ -26,7 +26,7 @@ enum FileThreads {
         }
 
         /// Suspends until every thread has ended.
-        func wait() async {
+        package func wait() async {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 group.notify(queue: .global()) { continuation.resume() }
             }
@@ -44,7 +44,7 @@ enum FileThreads {
     ///   - startThread: Starts a thread, or says it could not (tests replace it).
     ///   - body: The work of one thread.
     /// - Returns: The threads, to ``Running/wait()`` for.
-    static func start(
+    package static func start(
         _ count: Int, named name: String, startThread: (@escaping @Sendable () -> Void) -> Bool = startThread,
         _ body: @escaping @Sendable (Int) -> Void
     ) -> Running {
@@ -67,7 +67,7 @@ enum FileThreads {
     ///
     /// Not Foundation's `Thread`: its `start()` cannot say that the thread could not be made, and
     /// a task waiting for that thread would wait forever.
-    static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+    package static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         let result = tagflow_start_thread(
             { context in

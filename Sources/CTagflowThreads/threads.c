@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "tagflow_support.h"
+#include "tagflow_threads.h"
 
 #include <pthread.h>
 #include <stdlib.h>

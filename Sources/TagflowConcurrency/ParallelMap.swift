@@ -10,10 +10,10 @@ import Synchronization
 /// Batches rather than one contiguous half per core: pages differ in cost (a tag page lists ten
 /// posts, the sitemap lists them all), and with fixed halves one core sat idle while the other
 /// finished its half.
-enum ParallelMap {
-    static var coreCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+package enum ParallelMap {
+    package static var coreCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-    static func map<Element: Sendable, Result: Sendable>(
+    package static func map<Element: Sendable, Result: Sendable>(
         _ items: [Element], _ transform: @escaping @Sendable (Element) -> Result
     ) async -> [Result] {
         let workerCount = min(coreCount, items.count)
@@ -33,7 +33,7 @@ enum ParallelMap {
     /// Twice as many let another thread render while one waits for the disk, but made no
     /// measurable difference into tmpfs or into a journaled ext4 (docs/performance.md, "Threads
     /// that wait on the disk"), so nothing is tuned.
-    static var fileThreadCount: Int { coreCount }
+    package static var fileThreadCount: Int { coreCount }
 
     /// Like ``map(_:_:)``, for work that waits on the file system (making folders, writing
     /// files): on threads of its own, ``fileThreadCount`` of them, rather than one task per core
@@ -52,7 +52,7 @@ enum ParallelMap {
     ///   - startThread: Starts a thread, or says it could not (tests replace it).
     ///   - transform: The work on one item; called once per item, on any of the threads.
     /// - Returns: `transform`'s results, in the order of `items`.
-    static func mapWaitingOnFiles<Element: Sendable, Result: Sendable>(
+    package static func mapWaitingOnFiles<Element: Sendable, Result: Sendable>(
         _ items: [Element], threadCount: Int = fileThreadCount,
         startThread: (@escaping @Sendable () -> Void) -> Bool = FileThreads.startThread,
         _ transform: @escaping @Sendable (Element) -> Result
@@ -133,12 +133,12 @@ enum ParallelMap {
     /// them in `tags/`. Taking from one end, both made folders in the same parent at once, and the
     /// kernel's lock on it made one wait for the other, spinning (docs/performance.md, "Both cores
     /// to the end of each stage").
-    final class Cursor: Sendable {
+    package final class Cursor: Sendable {
         /// The items not taken yet: the first in the low 32 bits, the end in the high 32.
         private let untaken: Atomic<UInt64>
         private let divisor: Int
 
-        init(count: Int, workers: Int) {
+        package init(count: Int, workers: Int) {
             precondition(count >= 0 && count < Int(UInt32.max), "too many items for a cursor")
             untaken = Atomic(UInt64(count) << 32)
             divisor = max(1, workers) * 8
@@ -146,7 +146,7 @@ enum ParallelMap {
 
         /// The indices of the next batch from the start (or the end) of what is left; `nil` when
         /// every item is taken.
-        func claim(fromEnd: Bool = false) -> Range<Int>? {
+        package func claim(fromEnd: Bool = false) -> Range<Int>? {
             var state = untaken.load(ordering: .relaxed)
             while true {
                 let start = Int(state & 0xFFFF_FFFF)
@@ -163,7 +163,7 @@ enum ParallelMap {
         }
     }
 
-    static func map<A: Sendable, B: Sendable, Result: Sendable>(
+    package static func map<A: Sendable, B: Sendable, Result: Sendable>(
         _ items: [(A, B)], _ transform: @escaping @Sendable (A, B) -> Result
     ) async -> [Result] {
         let pairs = items.map { Pair(first: $0.0, second: $0.1) }
