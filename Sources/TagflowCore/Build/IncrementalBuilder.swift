@@ -143,7 +143,7 @@ package actor IncrementalBuilder {
             preconditionFailure("the content steps make the site")
         }
         let writer = OutputWriter(target: output)
-        try writer.validate(siteRoot: siteRoot, sourceFolders: SiteBuilder.sourceFolders(context.config))
+        try writer.validate(siteRoot: siteRoot, sourceFolders: context.config.paths.sourceFolders)
         let table = Dictionary(content.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         // Counts in posts' tag lists count in the keys once a page shows one.
         var (written, renderer) = try await SiteBuilder.writeNewFolder(

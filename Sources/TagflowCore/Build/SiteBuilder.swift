@@ -97,7 +97,7 @@ public struct SiteBuilder: Sendable {
             var early = BuildContext(siteRoot: siteRoot, options: options)
             try Self.readConfig(&early)
             let writer = OutputWriter(target: target(output, early.config))
-            try writer.validate(siteRoot: siteRoot, sourceFolders: Self.sourceFolders(early.config))
+            try writer.validate(siteRoot: siteRoot, sourceFolders: early.config.paths.sourceFolders)
             let manifest = cache.read()
             // The folder must be exactly what the last build wrote: recorded by that build and
             // not changed since (an update in place clears the record until it is done).
@@ -148,7 +148,7 @@ public struct SiteBuilder: Sendable {
             }
             let writer = OutputWriter(target: target(output, context.config))
             outputFolder = writer.target
-            try writer.validate(siteRoot: siteRoot, sourceFolders: Self.sourceFolders(context.config))
+            try writer.validate(siteRoot: siteRoot, sourceFolders: context.config.paths.sourceFolders)
             let digests = ContentDigests(site: context.site) { [context] in context.contentDigests[$0] }
             if let previous, let inputs {
                 (written, renderer) = try await Self.updateInPlace(
@@ -216,88 +216,12 @@ public struct SiteBuilder: Sendable {
         output ?? URL(fileURLWithPath: config.paths.output, relativeTo: siteRoot)
     }
 
-    /// Site-relative folders the build reads, which the output must stay out of.
-    static func sourceFolders(_ config: SiteConfig) -> [String] {
-        let paths = config.paths
-        let content = paths.content == "." ? [] : [paths.content]
-        return content + ["posts", "pages"].map(paths.contentFolder)
-            + [paths.templates, paths.static]
-    }
-
     // MARK: Steps
 
     static func readConfig(_ context: inout BuildContext) throws(BuildFailure) {
-        let url = context.siteRoot.appendingPathComponent("site.yml")
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: context.siteRoot.path, isDirectory: &isDirectory),
-            isDirectory.boolValue
-        else {
-            throw BuildFailure(diagnostics: [
-                Diagnostic(
-                    .error,
-                    TagflowError(
-                        location: SourceLocation(path: context.siteRoot.path), step: "config",
-                        message: "site folder not found", hint: "create one with `tagflow new site DIR`"))
-            ])
-        }
-        if FileManager.default.fileExists(atPath: url.path) {
-            let data: Data
-            do {
-                data = try Data(contentsOf: url)
-            } catch {
-                // Out of descriptors, the file is fine: say what is really wrong.
-                let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code
-                let message =
-                    code == Int(EMFILE) || code == Int(ENFILE)
-                    ? "cannot open site.yml: this process has too many files open (the file itself is fine)"
-                    : "cannot read site.yml: \(ContentLoader.reason(error))"
-                throw BuildFailure(diagnostics: [
-                    Diagnostic(
-                        .error,
-                        TagflowError(
-                            location: SourceLocation(path: "site.yml"), step: "config", message: message,
-                            underlying: error))
-                ])
-            }
-            guard let text = SourceText.decode(data) else {
-                let offset = ContentLoader.firstInvalidUTF8Offset(in: Array(data)) ?? 0
-                let position = ContentLoader.position(of: offset, in: data)
-                throw BuildFailure(diagnostics: [
-                    Diagnostic(
-                        .error,
-                        TagflowError(
-                            location: SourceLocation(path: "site.yml", line: position.line, column: position.column),
-                            step: "config", message: "not valid UTF-8 text (byte \(offset))",
-                            hint: "save the file as UTF-8"))
-                ])
-            }
-            let (config, warnings) = try SiteConfig.parse(text, path: "site.yml")
-            context.config = config
-            context.diagnostics += warnings
-        } else if let other = OtherGenerator.site(in: context.siteRoot) {
-            // Built as a Tagflow site it would give an empty blog and exit 0.
-            throw BuildFailure(diagnostics: [
-                Diagnostic(
-                    .error,
-                    TagflowError(
-                        location: SourceLocation(path: "site.yml"), step: "config",
-                        message:
-                            "no site.yml, and this folder looks like a \(other.name) site "
-                            + "(\(other.evidence.joined(separator: ", "))), not a Tagflow site",
-                        hint:
-                            "to add chip blocks to it, run `\(other.enhance)` (docs/integrations.md); "
-                            + (other.importCommand.map { "to move it to Tagflow, run `\($0)` (docs/import.md)" }
-                                ?? "to build it with Tagflow, add a site.yml")))
-            ])
-        } else {
-            context.diagnostics.append(
-                Diagnostic(
-                    .warning,
-                    TagflowError(
-                        location: SourceLocation(path: "site.yml"), step: "config",
-                        message: "no site.yml; using the default settings",
-                        hint: "`tagflow new site DIR` writes a commented one")))
-        }
+        let (config, warnings) = try ConfigFile.read(siteRoot: context.siteRoot)
+        context.config = config
+        context.diagnostics += warnings
         if let baseURL = context.options.baseURL { context.config.baseURL = SiteConfig.normalizedBaseURL(baseURL) }
     }
 
@@ -375,7 +299,7 @@ public struct SiteBuilder: Sendable {
             // The files hold a copy of every post, which the build does not need again.
             ReleaseLater.release(consume files)
         }
-        let (published, problems) = staticFiles(context)
+        let (published, problems) = PublishedFiles.staticFiles(config: context.config, siteRoot: context.siteRoot)
         context.staticFiles = published
         context.diagnostics += problems
         try useContent(&loaded, &context)
@@ -407,7 +331,7 @@ public struct SiteBuilder: Sendable {
     /// ``BuildContext/duplicateDiagnostics``).
     static func useContent(_ loaded: inout ContentLoader.Result, _ context: inout BuildContext) throws(BuildFailure) {
         context.diagnostics += loaded.diagnostics
-        var duplicates = duplicateProblems(posts: loaded.posts, pages: loaded.pages)
+        var duplicates = ContentProblems.find(posts: loaded.posts, pages: loaded.pages)
         if context.config.tagHierarchy { duplicates += TagHierarchy.problems(posts: loaded.posts) }
         context.diagnostics += duplicates
         context.duplicateDiagnostics = duplicates
@@ -422,139 +346,15 @@ public struct SiteBuilder: Sendable {
             nextScheduled: posts.lazy.filter { $0.isScheduled && (options.includeDrafts || !$0.isDraft) }
                 .map(\.date).min())
         if !options.includeDrafts || !options.includeFuture { posts.removeAll { !options.publishes($0) } }
-        context.site = Site(config: context.config, unassembledPosts: posts, pages: loaded.pages)
-        let bundles = bundleFiles(context)
+        let site = Site(config: context.config, unassembledPosts: posts, pages: loaded.pages)
+        context.site = site
+        let bundles = PublishedFiles.bundleFiles(of: site, siteRoot: context.siteRoot)
         context.staticFiles += bundles.files
         context.bundleSources = bundles.sources
         // The content's listing has already told of links out of the site.
         let told = Set(context.diagnostics.map(\.description))
         context.diagnostics += bundles.diagnostics.filter { !told.contains($0.description) }
         try context.failIfNeeded()
-    }
-
-    /// Two posts (or two pages) with one slug would write one page; pages must not take the
-    /// site's own top-level names.
-    static func duplicateProblems(posts: [Post], pages: [Page]) -> [Diagnostic] {
-        var problems: [Diagnostic] = []
-        func check(_ items: [(slug: Slug, path: String)], kind: String, url: (Slug) -> String) {
-            // Nearly always no slug repeats: that is known without sorting 10 000 paths.
-            var seen = Set<Slug>(minimumCapacity: items.count)
-            guard items.contains(where: { !seen.insert($0.slug).inserted }) else { return }
-            var owners: [Slug: String] = [:]
-            for item in items.sorted(by: { $0.path < $1.path }) {
-                if let first = owners[item.slug] {
-                    problems.append(
-                        Diagnostic(
-                            .error,
-                            TagflowError(
-                                location: SourceLocation(path: item.path), step: "content",
-                                message:
-                                    "\(kind) '\(item.slug)' is also the slug of \(first); both would be written to \(url(item.slug))",
-                                hint: "give one of them a different `slug:` in its front matter")))
-                } else {
-                    owners[item.slug] = item.path
-                }
-            }
-        }
-        check(posts.map { ($0.slug, $0.sourcePath) }, kind: "slug", url: Routes.post)
-        check(pages.map { ($0.slug, $0.sourcePath) }, kind: "slug", url: Routes.page)
-        for page in pages where Routes.reservedPageSlugs.contains(page.slug.rawValue) {
-            problems.append(
-                Diagnostic(
-                    .error,
-                    TagflowError(
-                        location: SourceLocation(path: page.sourcePath), step: "content",
-                        message: "a page cannot use the slug '\(page.slug)': the site's own pages live there",
-                        hint: "set another `slug:` in its front matter")))
-        }
-        return problems + aliasProblems(posts: posts, pages: pages) + SeriesIndex.problems(posts: posts)
-    }
-
-    /// An alias may not stand where a post, a page, another alias or the site's own pages are:
-    /// one of the two pages would be lost.
-    static func aliasProblems(posts: [Post], pages: [Page]) -> [Diagnostic] {
-        let aliased = posts.lazy.map { ($0.sourcePath, $0.aliases) } + pages.lazy.map { ($0.sourcePath, $0.aliases) }
-        guard aliased.contains(where: { !$0.1.isEmpty }) else { return [] }
-        var owners: [String: String] = [:]
-        // Each file taken so far, with what takes it, for the message.
-        for post in posts { owners[Routes.file(for: Routes.post(post.slug))] = "the page of \(post.sourcePath)" }
-        for page in pages { owners[Routes.file(for: Routes.page(page.slug))] = "the page of \(page.sourcePath)" }
-        var problems: [Diagnostic] = []
-        for (source, aliases) in aliased.sorted(by: { $0.0 < $1.0 }) {
-            for alias in aliases {
-                let file = Routes.file(for: alias)
-                let message: String
-                if PageAliases.isReserved(file: file) {
-                    message = "alias '\(alias)' is among the site's own pages (home, tags, feeds, archive, assets)"
-                } else if let owner = owners[file] {
-                    message = "alias '\(alias)' is also \(owner); both would be written to \(file)"
-                } else {
-                    owners[file] = "an alias of \(source)"
-                    continue
-                }
-                problems.append(
-                    Diagnostic(
-                        .error,
-                        TagflowError(
-                            location: SourceLocation(path: source), step: "content", message: message,
-                            hint: "remove the alias, or give the other page another address")))
-            }
-        }
-        return problems
-    }
-
-    /// The static folder's files, and what is wrong with its listing (links that lead out of the
-    /// site or into its sources, FIFOs, unreadable folders).
-    static func staticFiles(_ context: BuildContext) -> (
-        files: [(source: URL, path: String)], diagnostics: [Diagnostic]
-    ) {
-        let folder = context.config.paths.static
-        let paths = context.config.paths
-        let protected =
-            (sourceFolders(context.config).filter { $0 != paths.static } + [paths.output, "site.yml"])
-            .map(SiteConfig.Paths.normalized).filter { !$0.isEmpty } + hiddenEntries(context.siteRoot)
-        let listing = SiteFiles.allFiles(under: folder, in: context.siteRoot, protected: protected)
-        let files = listing.files.map { path in
-            (context.siteRoot.appendingPathComponent(path), String(path.dropFirst(folder.count + 1)))
-        }
-        return (files, listing.diagnostics)
-    }
-
-    /// The hidden entries at the site's top (`.git`, `.env`, the build cache): never published.
-    private static func hiddenEntries(_ siteRoot: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: siteRoot.path)) ?? []).filter { $0.hasPrefix(".") }
-    }
-
-    /// The files of the site's page bundles, published beside their pages: everything in the
-    /// folder of a bundle's `index.md` but Markdown (`posts/2024-04-01-trip/photo.jpg` →
-    /// `posts/trip/photo.jpg`), each one's site-relative source by output path, and what is wrong
-    /// with the listings (links out of the site).
-    static func bundleFiles(_ context: BuildContext) -> (
-        files: [(source: URL, path: String)], sources: [String: String], diagnostics: [Diagnostic]
-    ) {
-        guard let site = context.site else { return ([], [:], []) }
-        let paths = context.config.paths
-        let protected =
-            [paths.output, "site.yml", paths.templates].map(SiteConfig.Paths.normalized).filter { !$0.isEmpty }
-            + hiddenEntries(context.siteRoot)
-        var files: [(source: URL, path: String)] = []
-        var sources: [String: String] = [:]
-        var diagnostics: [Diagnostic] = []
-        let bundles =
-            site.posts.map { ($0.sourcePath, paths.contentFolder("posts"), Routes.post($0.slug)) }
-            + site.pages.map { ($0.sourcePath, paths.contentFolder("pages"), Routes.page($0.slug)) }
-        for (source, folder, route) in bundles where SiteFiles.isBundleIndex(source, under: folder) {
-            let bundle = SiteFiles.parentFolder(of: source)
-            let listing = SiteFiles.allFiles(under: bundle, in: context.siteRoot, protected: protected)
-            diagnostics += listing.diagnostics
-            let target = String(Routes.file(for: route).dropLast("index.html".count))
-            for path in listing.files where !SiteFiles.isMarkdown(path) {
-                let output = target + String(path.dropFirst(bundle.count + 1))
-                files.append((context.siteRoot.appendingPathComponent(path), output))
-                sources[output] = path
-            }
-        }
-        return (files, sources, diagnostics)
     }
 
     /// Sorts the site and builds its taxonomy, whose warnings go to the context (also to

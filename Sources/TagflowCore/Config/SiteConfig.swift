@@ -88,6 +88,11 @@ public struct SiteConfig: Sendable, Hashable {
             return nil
         }
 
+        /// Site-relative folders a build reads, which the output must stay out of.
+        var sourceFolders: [String] {
+            (content == "." ? [] : [content]) + ["posts", "pages"].map(contentFolder) + [templates, `static`]
+        }
+
         /// A folder of the content, site-relative (`posts` → `content/posts`, or `posts` when the
         /// content is the site folder).
         func contentFolder(_ name: String) -> String {
