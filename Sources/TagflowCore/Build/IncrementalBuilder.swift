@@ -15,10 +15,10 @@ import TagflowConcurrency
 /// (``SiteRenderer/keys(of:)``). When only Markdown files of
 /// `posts/` and `pages/` changed, it reads just those and renders and rewrites (each file
 /// atomically) only the pages whose key changed; it deletes the pages that are gone. Edited posts
-/// that keep their slug, date, tags and draft flag are swapped into the site as it is; edited
-/// posts that keep their slug, date and draft flag but list other tags keep their places, and
-/// only the tags they list are counted again (``Taxonomy/retagged(posts:previousTagKeys:)``);
-/// any other content change assembles the site again (order, taxonomy). Any other change (settings,
+/// that keep their slug, date and draft flag keep their places in the site as it is
+/// (``SiteRenderer/replace(_:)``), and only the tags they list, if they list others, are counted
+/// again (``Taxonomy/retagged(posts:previousTagKeys:)``); any other content change assembles the
+/// site again (order, taxonomy). Any other change (settings,
 /// templates, static files, fonts) is a full build, as is the first build and the one after a
 /// failed write.
 ///
@@ -220,39 +220,40 @@ package actor IncrementalBuilder {
         let plan: RenderPlan
         var taxonomyDiagnostics = state.taxonomyDiagnostics
         var assembled: (duplicates: [Diagnostic], postIndices: [String: Int])?
-        if let replacements, !replacements.retags {
-            // Same order, same tags: the site keeps its shape, and only the edited posts' pages and
-            // the lists that show them can change.
-            // In place: after a failed rebuild the next one assembles the site again (reusing the
-            // renderer by key only), and one that gives up is a full build.
-            state.renderer.replace(replacements.posts)
+        if let replacements {
+            // Same order: the site keeps its shape. The taxonomy is counted again for the tags
+            // the edited posts list, and what the edit did not reach is kept. In place: after a
+            // failed rebuild the next one assembles the site again (reusing the renderer by key
+            // only), and one that gives up is a full build.
+            let retagged = await state.renderer.replace(replacements)
             renderer = state.renderer
-            plan = RenderPlan(renderer, sameJobsAs: state.written.pages, identities: state.written.identities)
-        } else {
-            if let replacements {
-                // Same order, other tags: the taxonomy is counted again for the tags the edited
-                // posts list, and what the edit did not reach is kept.
-                taxonomyDiagnostics = await state.renderer.retag(replacements.posts)
-                renderer = state.renderer
+            if let retagged {
+                // Other tags can add or remove pages of tags.
+                taxonomyDiagnostics = retagged
+                plan = RenderPlan(renderer, comparedWith: state.written.recordsByPath, from: state.written.identities)
             } else {
-                // The listing is read again: it must name the files the table holds (a folder
-                // reached through a link that broke, say, is news only to a full build).
-                let listing = state.loader.listing()
-                guard listing.files.count == state.files.count,
-                    listing.files.allSatisfy({ state.files[$0.0] != nil })
-                else { return nil }
-                state.listingDiagnostics = listing.diagnostics
-                let files = state.files.values.sorted { $0.path < $1.path }
-                let content = ContentLoader.Result(files: files, listingDiagnostics: state.listingDiagnostics)
-                let site = try assemble(content, &context)
-                guard let theme = context.theme else { return nil }
-                taxonomyDiagnostics = context.taxonomyDiagnostics
-                renderer = await SiteRenderer(
-                    site: site, theme: theme, hooks: context.plugins, images: state.renderer.images,
-                    tagCountReads: state.renderer.tagCountReads
-                ).prepared(digests: Self.digests(of: site, state.files), reusing: state.renderer)
-                assembled = (context.duplicateDiagnostics, Self.postIndices(site))
+                // The same tags: the same pages, and only the edited posts' pages and the lists
+                // that show them can change.
+                plan = RenderPlan(renderer, sameJobsAs: state.written.pages, identities: state.written.identities)
             }
+        } else {
+            // The listing is read again: it must name the files the table holds (a folder
+            // reached through a link that broke, say, is news only to a full build).
+            let listing = state.loader.listing()
+            guard listing.files.count == state.files.count,
+                listing.files.allSatisfy({ state.files[$0.0] != nil })
+            else { return nil }
+            state.listingDiagnostics = listing.diagnostics
+            let files = state.files.values.sorted { $0.path < $1.path }
+            let content = ContentLoader.Result(files: files, listingDiagnostics: state.listingDiagnostics)
+            let site = try assemble(content, &context)
+            guard let theme = context.theme else { return nil }
+            taxonomyDiagnostics = context.taxonomyDiagnostics
+            renderer = await SiteRenderer(
+                site: site, theme: theme, hooks: context.plugins, images: state.renderer.images,
+                tagCountReads: state.renderer.tagCountReads
+            ).prepared(digests: Self.digests(of: site, state.files), reusing: state.renderer)
+            assembled = (context.duplicateDiagnostics, Self.postIndices(site))
             plan = RenderPlan(renderer, comparedWith: state.written.recordsByPath, from: state.written.identities)
         }
         if assembled == nil {
@@ -295,21 +296,13 @@ package actor IncrementalBuilder {
         return report
     }
 
-    /// Edited posts that keep their places in the site.
-    private struct InPlaceEdits {
-        /// Index in the site's posts → the new version and its file's digest.
-        var posts: [Int: (post: Post, digest: Digest)]
-        /// Whether an edited post lists other tags, or lists them on other lines.
-        var retags: Bool
-    }
-
     /// The edited posts by their place in the site, when every change is an edit of a post that
     /// keeps its slug, date and draft flag and every file reads without errors; otherwise `nil`,
     /// and the site is assembled again.
     private func inPlaceEdits(
         _ changes: some Sequence<(String, ContentLoader.LoadedFile?)>, _ state: State
-    ) -> InPlaceEdits? {
-        var edits = InPlaceEdits(posts: [:], retags: false)
+    ) -> [Int: (post: Post, digest: Digest)]? {
+        var edits: [Int: (post: Post, digest: Digest)] = [:]
         for (path, file) in changes {
             guard case .post(let post, let warnings)? = file?.content,
                 !warnings.contains(where: { $0.severity == .error }), let file,
@@ -323,11 +316,12 @@ package actor IncrementalBuilder {
                 post.terms == old.terms
             else { return nil }
             if let index {
-                edits.posts[index] = (post, file.digest)
-                if post.tags != old.tags || post.tagsLocation != old.tagsLocation {
-                    // Nested tags are checked and counted by the whole site's assembly.
-                    if state.renderer.site.config.tagHierarchy { return nil }
-                    edits.retags = true
+                edits[index] = (post, file.digest)
+                // Nested tags are checked and counted by the whole site's assembly.
+                if post.tags != old.tags || post.tagsLocation != old.tagsLocation,
+                    state.renderer.site.config.tagHierarchy
+                {
+                    return nil
                 }
             } else if options.publishes(post) {
                 return nil

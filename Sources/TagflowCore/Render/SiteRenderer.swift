@@ -497,70 +497,40 @@ struct SiteRenderer: Sendable {
         keys?.drawnHomeCloud = PageKeys.digest(of: homeCloudHTML)
     }
 
-    /// Takes in edits of posts that keep their places, their tags perhaps among the edits.
+    /// Takes in new versions of posts that keep their places, their tags perhaps edited too.
     ///
     /// Each edited post keeps its slug, date and draft flag, so its place in the site. Needs a
     /// renderer prepared with digests.
     ///
     /// What the edit did not reach is kept (posts keep their places, and tags their order, past
-    /// the tags added or removed): the summaries and list entries of posts whose summary key is
-    /// the same, the related tags of the tags no edited post lists before or after, each drawn
-    /// block whose key is the same, and the clouds when no tag link changed. The renderer is
-    /// changed in place: `tagflow serve` holds the only copy, and a copy of a 10 000-post site
-    /// and of its summaries was a large part of a tag edit.
+    /// the tags added or removed): the related posts and tags unless an edited post lists other
+    /// tags, and then the related tags of the tags no such post lists before or after; the
+    /// summaries and list entries of posts whose summary key is the same; each drawn block whose
+    /// key is the same; and the clouds when no tag link changed. The renderer is changed in place:
+    /// `tagflow serve` holds the only copy, and a copy of a 10 000-post site and of its summaries
+    /// was a large part of a tag edit.
     ///
     /// - Parameter posts: Index in ``Site/posts`` → the new post and its source file's digest.
-    /// - Returns: The warnings of the new taxonomy (``Taxonomy/retagged(posts:previousTagKeys:)``).
-    mutating func retag(_ posts: [Int: (post: Post, digest: Digest)]) async -> [Diagnostic] {
-        guard let previousKeys = keys else { preconditionFailure("retagging needs a renderer prepared with digests") }
+    /// - Returns: The warnings of the new taxonomy (``Taxonomy/retagged(posts:previousTagKeys:)``),
+    ///   or `nil` when no edited post lists other tags: the taxonomy is then the same.
+    mutating func replace(_ posts: [Int: (post: Post, digest: Digest)]) async -> [Diagnostic]? {
+        guard let previousKeys = keys else { preconditionFailure("replacing needs a renderer prepared with digests") }
+        // The posts that list other tags, or list them on other lines, with the tags they listed.
         var previousTagKeys: [Int: [TagKey]] = [:]
         for (index, replacement) in posts {
+            let old = site.posts[index]
             precondition(
-                site.posts[index].slug == replacement.post.slug && site.posts[index].date == replacement.post.date
-                    && site.posts[index].isDraft == replacement.post.isDraft,
-                "a retagged post keeps its place")
-            previousTagKeys[index] = site.posts[index].tagKeys
+                old.slug == replacement.post.slug && old.date == replacement.post.date
+                    && old.isDraft == replacement.post.isDraft,
+                "a replaced post keeps its place")
+            if old.tags != replacement.post.tags || old.tagsLocation != replacement.post.tagsLocation {
+                previousTagKeys[index] = old.tagKeys
+            }
             site.posts[index] = replacement.post
         }
         let previousTaxonomy = site.taxonomy
-        let diagnostics: [Diagnostic]
-        (site.taxonomy, diagnostics) = previousTaxonomy.retagged(posts: site.posts, previousTagKeys: previousTagKeys)
+        let diagnostics = previousTagKeys.isEmpty ? nil : await retag(previousTagKeys)
         let taxonomy = site.taxonomy
-        tagLinks = Self.tagLinks(of: site, routes: routes)
-        tagChildren = Self.tagChildren(of: taxonomy)
-        aliasRedirects = Self.aliasRedirects(of: site)
-        postTagContexts = Self.postTagContexts(tagLinks, reads: tagCountReads)
-        // Where each earlier tag is now (`nil`: no post has it any more).
-        let moved = previousTaxonomy.tags.map { taxonomy.indexByKey[$0.key] }
-        let movedAny = moved.indices.contains { moved[$0] != $0 } || moved.count != taxonomy.tags.count
-        for index in postTagIndices.indices {
-            if posts[index] != nil {
-                postTagIndices[index] = site.posts[index].tagKeys.compactMap { taxonomy.indexByKey[$0] }
-            } else if movedAny {
-                postTagIndices[index] = postTagIndices[index].compactMap { moved[$0] }
-            }
-        }
-        // Any post's related posts can change when one post's tags do; making them all is linear.
-        relatedPosts = await RelatedPosts.all(
-            postTags: postTagIndices, tagPosts: taxonomy.tags.map(\.postIndices), limit: site.config.related.limit)
-        var touched: Set<TagKey> = []
-        for (index, tags) in previousTagKeys {
-            touched.formUnion(tags)
-            touched.formUnion(site.posts[index].tagKeys)
-        }
-        let edited = touched
-        let previousRelated = relatedIndices
-        let withTags = self
-        relatedIndices = await ParallelMap.map(Array(taxonomy.tags.indices)) { index in
-            // A tag no edited post lists has the same posts, with the same tags.
-            let key = taxonomy.tags[index].key
-            if !edited.contains(key), let previous = previousTaxonomy.indexByKey[key],
-                previousRelated.indices.contains(previous)
-            {
-                return previousRelated[previous].compactMap { moved[$0] }
-            }
-            return withTags.relatedTagIndices(of: index)
-        }
         var content = previousKeys.content
         for (index, replacement) in posts { content.posts[index] = replacement.digest }
         let keys = PageKeys(
@@ -596,29 +566,53 @@ struct SiteRenderer: Sendable {
         return diagnostics
     }
 
-    /// Takes in new versions of some posts that keep their place and their tags: the same slug,
-    /// date, tags and draft flag (the taxonomy and the order stay).
+    /// Counts the taxonomy again after the posts at the indices of `previousTagKeys` listed other
+    /// tags, and makes again what is made of the tags, keeping what the edit did not reach.
     ///
-    /// The renderer is changed in place (see ``retag(_:)``).
-    ///
-    /// - Parameter posts: Index in ``Site/posts`` → the new post and its source file's digest.
-    mutating func replace(_ posts: [Int: (post: Post, digest: Digest)]) {
-        for (index, replacement) in posts {
-            precondition(
-                site.posts[index].slug == replacement.post.slug && site.posts[index].date == replacement.post.date
-                    && site.posts[index].tags == replacement.post.tags,
-                "a replaced post keeps its place and tags")
-            site.posts[index] = replacement.post
-            if let tagLinkKeys = keys?.listedTagLinks {
-                keys?.content.posts[index] = replacement.digest
-                keys?.summaries[index] = PageKeys.summaryKey(
-                    post: replacement.digest, tags: postTagIndices[index], tagLinks: tagLinkKeys)
+    /// - Returns: The warnings of the new taxonomy.
+    private mutating func retag(_ previousTagKeys: [Int: [TagKey]]) async -> [Diagnostic] {
+        let previousTaxonomy = site.taxonomy
+        let diagnostics: [Diagnostic]
+        (site.taxonomy, diagnostics) = previousTaxonomy.retagged(posts: site.posts, previousTagKeys: previousTagKeys)
+        let taxonomy = site.taxonomy
+        tagLinks = Self.tagLinks(of: site, routes: routes)
+        tagChildren = Self.tagChildren(of: taxonomy)
+        aliasRedirects = Self.aliasRedirects(of: site)
+        postTagContexts = Self.postTagContexts(tagLinks, reads: tagCountReads)
+        // Where each earlier tag is now (`nil`: no post has it any more).
+        let moved = previousTaxonomy.tags.map { taxonomy.indexByKey[$0.key] }
+        let movedAny = moved.indices.contains { moved[$0] != $0 } || moved.count != taxonomy.tags.count
+        for index in postTagIndices.indices {
+            if previousTagKeys[index] != nil {
+                postTagIndices[index] = site.posts[index].tagKeys.compactMap { taxonomy.indexByKey[$0] }
+            } else if movedAny {
+                postTagIndices[index] = postTagIndices[index].compactMap { moved[$0] }
             }
         }
-        for index in posts.keys where summaries.indices.contains(index) && listedPosts.indices.contains(index) {
-            (summaries[index], listedPosts[index]) = listEntry(of: index)
+        var touched: Set<TagKey> = []
+        for (index, tags) in previousTagKeys where tags != site.posts[index].tagKeys {
+            touched.formUnion(tags)
+            touched.formUnion(site.posts[index].tagKeys)
         }
-        makeSiteLists()
+        // Any post's related posts can change when one post's tags do; making them all is linear.
+        if !touched.isEmpty {
+            relatedPosts = await RelatedPosts.all(
+                postTags: postTagIndices, tagPosts: taxonomy.tags.map(\.postIndices), limit: site.config.related.limit)
+        }
+        let edited = touched
+        let previousRelated = relatedIndices
+        let withTags = self
+        relatedIndices = await ParallelMap.map(Array(taxonomy.tags.indices)) { index in
+            // A tag no edited post lists (or stopped listing) has the same posts, with the same tags.
+            let key = taxonomy.tags[index].key
+            if !edited.contains(key), let previous = previousTaxonomy.indexByKey[key],
+                previousRelated.indices.contains(previous)
+            {
+                return previousRelated[previous].compactMap { moved[$0] }
+            }
+            return withTags.relatedTagIndices(of: index)
+        }
+        return diagnostics
     }
 
     /// What a later ``prepared(digests:reusing:)`` can take from an earlier renderer, by key.
@@ -1002,7 +996,7 @@ struct SiteRenderer: Sendable {
     /// The `site` object every page's template gets, made once.
     ///
     /// Made per page it was a measurable share of a large build. It holds no posts and no tags, what
-    /// ``replace(_:)`` and ``retag(_:)`` change.
+    /// ``replace(_:)`` changes.
     private let siteContext: TemplateValue
 
     private static func makeSiteContext(
