@@ -531,11 +531,21 @@ struct SiteRenderer: Sendable {
         let previousTaxonomy = site.taxonomy
         let diagnostics = previousTagKeys.isEmpty ? nil : await retag(previousTagKeys)
         let taxonomy = site.taxonomy
-        var content = previousKeys.content
-        for (index, replacement) in posts { content.posts[index] = replacement.digest }
-        let keys = PageKeys(
-            site: site, tagLinks: tagLinks, postTagIndices: postTagIndices, relatedTags: relatedIndices,
-            content: content, countsShown: countsShown, fileLinks: previousKeys.fileLinks)
+        var keys = previousKeys
+        if diagnostics == nil {
+            // The same tags: only the edited posts' digests and summaries change.
+            for (index, replacement) in posts {
+                keys.content.posts[index] = replacement.digest
+                keys.summaries[index] = PageKeys.summaryKey(
+                    post: replacement.digest, tags: postTagIndices[index], tagLinks: keys.listedTagLinks)
+            }
+        } else {
+            var content = previousKeys.content
+            for (index, replacement) in posts { content.posts[index] = replacement.digest }
+            keys = PageKeys(
+                site: site, tagLinks: tagLinks, postTagIndices: postTagIndices, relatedTags: relatedIndices,
+                content: content, countsShown: countsShown, fileLinks: previousKeys.fileLinks)
+        }
         self.keys = keys
         // The others are the same (their tags' indices are in `postTagIndices`).
         let whole = summaries.count == site.posts.count && listedPosts.count == site.posts.count
@@ -554,12 +564,14 @@ struct SiteRenderer: Sendable {
             listedPosts = entries.map(\.1)
         }
         makeSiteLists()
-        guard let lists = hooks.tagListRenderer else { return diagnostics }
+        // The same tags: the drawn blocks are the same too.
+        guard diagnostics != nil, let lists = hooks.tagListRenderer else { return diagnostics }
         let previousRelatedHTML = relatedHTML
+        let related = keys.related
         let clouds = keys.allTags == previousKeys.allTags ? (homeCloudHTML, cloudHTML) : nil
         await drawLists(lists, clouds: clouds) { index in
             guard let previous = previousTaxonomy.indexByKey[taxonomy.tags[index].key],
-                previousRelatedHTML.indices.contains(previous), keys.related[index] == previousKeys.related[previous]
+                previousRelatedHTML.indices.contains(previous), related[index] == previousKeys.related[previous]
             else { return nil }
             return previousRelatedHTML[previous]
         }
