@@ -91,47 +91,10 @@ public struct SiteBuilder: Sendable {
         let cache = BuildCache(siteRoot: siteRoot)
         var inputs: (all: Digest, frame: Digest)?
         var previous: BuildCache.Pages?
-        var digestsAfterLoading = false
-        if options.useCache {
-            progress?.begin("cache")
-            var early = BuildContext(siteRoot: siteRoot, options: options)
-            try Self.readConfig(&early)
-            let writer = OutputWriter(target: target(output, early.config))
-            try writer.validate(siteRoot: siteRoot, sourceFolders: early.config.paths.sourceFolders)
-            let manifest = cache.read()
-            // The folder must be exactly what the last build wrote: recorded by that build and
-            // not changed since (an update in place clears the record until it is done).
-            // Nor is it current once a scheduled post in it falls due: the site is then another.
-            let isLastOutput = manifest.map {
-                $0.output == writer.target.path && writer.recordedInputs() == $0.inputs
-                    && $0.scheduledUntil.map { early.now.secondsSince1970 < $0 } ?? true
-            }
-            if isLastOutput == true {
-                inputs = await BuildInputs.digest(
-                    siteRoot: siteRoot, config: early.config, options: options, plugins: plugins.map(\.name))
-            } else {
-                // Nothing to compare with: no build is skipped and no page reused, so the inputs
-                // are digested after loading, from the digests the loader makes of the bytes it
-                // reads. A first build, or one into a new folder, then reads each post once, not
-                // twice (the second reading was a measurable share of a large build's wall time).
-                digestsAfterLoading = true
-            }
-            if let inputs, let manifest, isLastOutput == true, manifest.inputs == inputs.all.description {
-                writer.removeLeftovers()
-                let warnings = manifest.warnings.map(\.diagnostic)
-                if options.strict && !warnings.isEmpty { throw BuildFailure(diagnostics: warnings) }
-                let seconds = (ContinuousClock.now - start).seconds
-                return BuildReport(
-                    output: writer.target, pageCount: manifest.pages, fileCount: manifest.files,
-                    byteCount: manifest.bytes, postCount: manifest.posts, tagCount: manifest.tags,
-                    warnings: warnings, timings: [("cache", seconds)], seconds: seconds, isUpToDate: true,
-                    heldBack: HeldBackPosts(drafts: manifest.drafts ?? 0, scheduled: manifest.scheduled ?? 0))
-            }
-            // Only the Markdown of posts and pages changed: the pages whose keys are unchanged
-            // can stay as they are.
-            if let inputs, let manifest, isLastOutput == true, manifest.frame == inputs.frame.description {
-                previous = cache.readPages()
-            }
+        switch try await lastBuild(into: output, cache, start: start) {
+        case .upToDate(let report): return report
+        case .changed(let digested, let pages): (inputs, previous) = (digested, pages)
+        case .unknown: break
         }
         var context: BuildContext
         // The folder written: a link (`_site` → a web server's folder) followed, as the cache
@@ -141,7 +104,11 @@ public struct SiteBuilder: Sendable {
         let renderer: SiteRenderer
         do {
             context = try await run(steps)
-            if digestsAfterLoading, let content = context.contentInputs {
+            // Nothing to compare with: no build is skipped and no page reused, so the inputs are
+            // digested now, from the digests the loader made of the bytes it read. A first build,
+            // or one into a new folder, then reads each post once, not twice (the second reading
+            // was a measurable share of a large build's wall time).
+            if options.useCache, inputs == nil, let content = context.contentInputs {
                 inputs = await BuildInputs.digest(
                     siteRoot: siteRoot, config: context.config, options: options, plugins: plugins.map(\.name),
                     content: content)
@@ -192,6 +159,54 @@ public struct SiteBuilder: Sendable {
         }
         ReleaseLater.release(Finished(context: consume context, written: consume written, renderer: consume renderer))
         return report
+    }
+
+    /// What the cache says of the last build, before a build reads the content.
+    private enum LastBuild {
+        /// Nothing to compare with: no cache, no record, or a folder the last build did not leave
+        /// as it is.
+        case unknown
+        /// Nothing the build reads changed since: the recorded build's report.
+        case upToDate(BuildReport)
+        /// What the build reads now, and the last build's pages when only the Markdown of posts
+        /// and pages changed (the pages whose keys are unchanged can then stay as they are).
+        case changed(inputs: (all: Digest, frame: Digest), pages: BuildCache.Pages?)
+    }
+
+    private func lastBuild(into output: URL?, _ cache: BuildCache, start: ContinuousClock.Instant)
+        async throws(BuildFailure) -> LastBuild
+    {
+        guard options.useCache else { return .unknown }
+        progress?.begin("cache")
+        var early = BuildContext(siteRoot: siteRoot, options: options)
+        try Self.readConfig(&early)
+        let writer = OutputWriter(target: target(output, early.config))
+        try writer.validate(siteRoot: siteRoot, sourceFolders: early.config.paths.sourceFolders)
+        // The folder must be exactly what the last build wrote: recorded by that build and not
+        // changed since (an update in place clears the record until it is done). Nor is it current
+        // once a scheduled post in it falls due: the site is then another.
+        guard let manifest = cache.read(), manifest.output == writer.target.path,
+            writer.recordedInputs() == manifest.inputs,
+            manifest.scheduledUntil.map({ early.now.secondsSince1970 < $0 }) ?? true
+        else { return .unknown }
+        // No digest when a folder cannot be listed cleanly: the build then reports it.
+        guard
+            let inputs = await BuildInputs.digest(
+                siteRoot: siteRoot, config: early.config, options: options, plugins: plugins.map(\.name))
+        else { return .unknown }
+        guard manifest.inputs == inputs.all.description else {
+            return .changed(inputs: inputs, pages: manifest.frame == inputs.frame.description ? cache.readPages() : nil)
+        }
+        writer.removeLeftovers()
+        let warnings = manifest.warnings.map(\.diagnostic)
+        if options.strict && !warnings.isEmpty { throw BuildFailure(diagnostics: warnings) }
+        let seconds = (ContinuousClock.now - start).seconds
+        return .upToDate(
+            BuildReport(
+                output: writer.target, pageCount: manifest.pages, fileCount: manifest.files, byteCount: manifest.bytes,
+                postCount: manifest.posts, tagCount: manifest.tags, warnings: warnings, timings: [("cache", seconds)],
+                seconds: seconds, isUpToDate: true,
+                heldBack: HeldBackPosts(drafts: manifest.drafts ?? 0, scheduled: manifest.scheduled ?? 0)))
     }
 
     /// What a build holds when it is done, released with ``ReleaseLater``.
