@@ -606,10 +606,11 @@ struct SiteRenderer: Sendable {
             touched.formUnion(tags)
             touched.formUnion(site.posts[index].tagKeys)
         }
-        // Any post's related posts can change when one post's tags do; making them all is linear.
         if !touched.isEmpty {
-            relatedPosts = await RelatedPosts.all(
-                postTags: postTagIndices, tagPosts: taxonomy.tags.map(\.postIndices), limit: site.config.related.limit)
+            relatedPosts = await RelatedPosts.updated(
+                relatedPosts, retagged: Set(previousTagKeys.keys),
+                changedTags: Set(touched.compactMap { taxonomy.indexByKey[$0] }), postTags: postTagIndices,
+                tagPosts: taxonomy.tags.map(\.postIndices), limit: site.config.related.limit)
         }
         let edited = touched
         let previousRelated = relatedIndices

@@ -26,13 +26,50 @@ enum RelatedPosts {
     ///   - limit: The most related posts of one post (0: none).
     /// - Returns: Each post's related posts.
     static func all(postTags: [[Int]], tagPosts: [[Int]], limit: Int) async -> [[Int]] {
-        guard limit > 0, !tagPosts.isEmpty else { return postTags.map { _ in [] } }
+        await lists(of: Array(postTags.indices), postTags: postTags, tagPosts: tagPosts, limit: limit)
+    }
+
+    /// The related posts of every post after some posts listed other tags, from the lists before.
+    ///
+    /// A post's list is made from its own tags alone: their posts, and their weights, which
+    /// depend on their posts' count. So only the posts that list a tag whose posts changed get
+    /// another list; the others keep theirs (the posts keep their places).
+    ///
+    /// - Parameters:
+    ///   - previous: Each post's related posts before the edit.
+    ///   - retagged: The posts that list other tags.
+    ///   - changedTags: The tags whose posts changed, as indices into `tagPosts`.
+    ///   - postTags: Each post's tags now.
+    ///   - tagPosts: Each tag's posts now.
+    ///   - limit: The most related posts of one post.
+    /// - Returns: Each post's related posts now.
+    static func updated(
+        _ previous: [[Int]], retagged: Set<Int>, changedTags: Set<Int>, postTags: [[Int]], tagPosts: [[Int]],
+        limit: Int
+    ) async -> [[Int]] {
+        guard previous.count == postTags.count else {
+            return await all(postTags: postTags, tagPosts: tagPosts, limit: limit)
+        }
+        let reached = postTags.indices.filter {
+            retagged.contains($0) || postTags[$0].contains(where: changedTags.contains)
+        }
+        var updated = previous
+        let lists = await lists(of: reached, postTags: postTags, tagPosts: tagPosts, limit: limit)
+        for (post, list) in zip(reached, lists) { updated[post] = list }
+        return updated
+    }
+
+    /// The related posts of `posts`, in their order.
+    private static func lists(of posts: [Int], postTags: [[Int]], tagPosts: [[Int]], limit: Int) async -> [[Int]] {
+        guard limit > 0, !tagPosts.isEmpty else { return posts.map { _ in [] } }
         let count = Double(postTags.count)
         let weights = tagPosts.map { log(count / Double(max(1, $0.count))) }
         // In chunks, each with one table of scores for all of its posts: a dictionary per post
         // was most of the time.
         let chunkSize = 256
-        let chunks = stride(from: 0, to: postTags.count, by: chunkSize).map { $0..<min($0 + chunkSize, postTags.count) }
+        let chunks = stride(from: 0, to: posts.count, by: chunkSize).map {
+            posts[$0..<min($0 + chunkSize, posts.count)]
+        }
         let lists = await ParallelMap.map(chunks) { chunk in
             var scores = Scores(count: postTags.count)
             return chunk.map { post in

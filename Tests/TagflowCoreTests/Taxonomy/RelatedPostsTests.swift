@@ -50,6 +50,39 @@ import Testing
         #expect(lists.allSatisfy { $0.count == 5 })
     }
 
+    /// After some posts list other tags, updating only the posts that list a changed tag gives
+    /// the lists made afresh, on sites with rare and common tags (walked whole, and cut to the
+    /// nearest posts), tags added and tags gone.
+    @Test(arguments: 0..<40)
+    func updatedListsEqualListsMadeAfresh(seed: UInt64) async {
+        var random = SeededGenerator(seed: seed)
+        let postCount = Int.random(in: 1...900, using: &random)
+        // Tag 0 is common (past the limit of a tag walked whole in larger sites); the others rare.
+        func tags() -> [Int] {
+            (Int.random(in: 0..<3, using: &random) == 0 ? [] : [0])
+                + (0..<Int.random(in: 0...3, using: &random)).map { _ in Int.random(in: 1...40, using: &random) }
+        }
+        var postTags = (0..<postCount).map { _ in Array(Set(tags())).sorted() }
+        let before = await Self.related(postTags, limit: 5)
+        var retagged: Set<Int> = []
+        var changedTags: Set<Int> = []
+        for _ in 0..<Int.random(in: 1...3, using: &random) {
+            let post = Int.random(in: 0..<postCount, using: &random)
+            let new = Int.random(in: 0..<4, using: &random) == 0 ? [41] : Array(Set(tags())).sorted()
+            // The tags the post gained or lost: only their posts changed.
+            changedTags.formUnion(Set(postTags[post]).symmetricDifference(new))
+            postTags[post] = new
+            retagged.insert(post)
+        }
+        let tagCount = (postTags.flatMap { $0 }.max() ?? -1) + 1
+        var tagPosts = Array(repeating: [Int](), count: max(tagCount, 42))
+        for (post, tags) in postTags.enumerated() { for tag in tags { tagPosts[tag].append(post) } }
+        let afresh = await RelatedPosts.all(postTags: postTags, tagPosts: tagPosts, limit: 5)
+        let updated = await RelatedPosts.updated(
+            before, retagged: retagged, changedTags: changedTags, postTags: postTags, tagPosts: tagPosts, limit: 5)
+        #expect(updated == afresh, "seed \(seed)")
+    }
+
     @Test func postPagesShowRelatedPostsWithTheTagsTheyShare() async throws {
         let fixture = try SiteFixture(
             """
