@@ -601,15 +601,19 @@ struct SiteRenderer: Sendable {
                 postTagIndices[index] = postTagIndices[index].compactMap { moved[$0] }
             }
         }
+        // The tags an edited post lists before or after (their related tags can change), and
+        // those it gained or lost (only their posts changed).
         var touched: Set<TagKey> = []
+        var gainedOrLost: Set<TagKey> = []
         for (index, tags) in previousTagKeys where tags != site.posts[index].tagKeys {
             touched.formUnion(tags)
             touched.formUnion(site.posts[index].tagKeys)
+            gainedOrLost.formUnion(Set(tags).symmetricDifference(site.posts[index].tagKeys))
         }
         if !touched.isEmpty {
             relatedPosts = await RelatedPosts.updated(
                 relatedPosts, retagged: Set(previousTagKeys.keys),
-                changedTags: Set(touched.compactMap { taxonomy.indexByKey[$0] }), postTags: postTagIndices,
+                changedTags: Set(gainedOrLost.compactMap { taxonomy.indexByKey[$0] }), postTags: postTagIndices,
                 tagPosts: taxonomy.tags.map(\.postIndices), limit: site.config.related.limit)
         }
         let edited = touched
