@@ -503,10 +503,11 @@ struct SiteRenderer: Sendable {
     /// renderer prepared with digests.
     ///
     /// What the edit did not reach is kept (posts keep their places, and tags their order, past
-    /// the tags added or removed): the related posts and tags unless an edited post lists other
-    /// tags, and then the related tags of the tags no such post lists before or after; the
-    /// summaries and list entries of posts whose summary key is the same; each drawn block whose
-    /// key is the same; and the clouds when no tag link changed. The renderer is changed in place:
+    /// the tags added or removed): the related posts of the posts that list no tag an edited post
+    /// gained or lost (``RelatedPosts/updated(_:retagged:changedTags:postTags:tagPosts:limit:)``);
+    /// the related tags of the tags no edited post lists before or after; the summaries and list
+    /// entries of posts whose summary key is the same; each drawn block whose key is the same; and
+    /// the clouds when no tag link changed. The renderer is changed in place:
     /// `tagflow serve` holds the only copy, and a copy of a 10 000-post site and of its summaries
     /// was a large part of a tag edit.
     ///
