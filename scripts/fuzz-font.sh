@@ -8,13 +8,23 @@ seconds="${1:-60}"
 shift || true
 out=.build/fuzz
 mkdir -p "$out/corpus"
-# TagflowMetrics imports TagflowConcurrency for the one lock type (which needs no other module):
-# built first as a module of its own, as SwiftPM would.
+# TagflowMetrics imports TagflowConcurrency for the one lock type, and TagflowConcurrency imports
+# the C target CTagflowThreads: each built first as a module of its own, as SwiftPM would.
+mkdir -p "$out/CTagflowThreads"
+cat > "$out/CTagflowThreads/module.modulemap" <<EOF
+module CTagflowThreads {
+    header "$PWD/Sources/CTagflowThreads/include/tagflow_threads.h"
+    export *
+}
+EOF
+clang -O -fsanitize=address -ISources/CTagflowThreads/include -c Sources/CTagflowThreads/threads.c \
+    -o "$out/CTagflowThreads.o"
 swiftc -O -sanitize=address -parse-as-library -package-name tagflow -module-name TagflowConcurrency -wmo -c \
-    Sources/TagflowConcurrency/*.swift -emit-module -emit-module-path "$out/TagflowConcurrency.swiftmodule" \
-    -o "$out/TagflowConcurrency.o"
+    -I "$out/CTagflowThreads" Sources/TagflowConcurrency/*.swift -emit-module \
+    -emit-module-path "$out/TagflowConcurrency.swiftmodule" -o "$out/TagflowConcurrency.o"
 swiftc -O -sanitize=fuzzer,address -parse-as-library -package-name tagflow -module-name TagflowMetrics -I "$out" \
-    Sources/TagflowMetrics/*/*.swift Fuzz/FontReaderFuzzer.swift "$out/TagflowConcurrency.o" -o "$out/font-reader-fuzzer"
+    -I "$out/CTagflowThreads" Sources/TagflowMetrics/*/*.swift Fuzz/FontReaderFuzzer.swift \
+    "$out/TagflowConcurrency.o" "$out/CTagflowThreads.o" -o "$out/font-reader-fuzzer"
 for font in /usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf \
     /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/opentype/inter/Inter-Regular.otf; do
     # Seeds start with the face-index byte.
