@@ -130,10 +130,11 @@ def main():
         print(f"note: {tagflow} not built; skipped the comparison with `tagflow chips`")
 
     # Only the three library products (and TagflowHTML, the escaper they share, with CTextScan, its
-    # vector scan, and TagflowConcurrency, the one lock type) were compiled.
+    # vector scan, and TagflowConcurrency, the lock and parallel work, with CTagflowThreads, its
+    # threads) were compiled.
     built = {path.parent.name.removesuffix(".build") for path in scratch.glob("*/debug/*.build/*.o")}
-    check(built == {"ChipsConsumer", "CTextScan", "TagflowChips", "TagflowConcurrency", "TagflowHTML", "TagflowLayout",
-                    "TagflowMetrics"},
+    check(built == {"ChipsConsumer", "CTagflowThreads", "CTextScan", "TagflowChips", "TagflowConcurrency",
+                    "TagflowHTML", "TagflowLayout", "TagflowMetrics"},
           f"the example compiled more than the library products: {sorted(built)}")
 
 
