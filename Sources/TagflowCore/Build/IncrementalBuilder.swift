@@ -149,7 +149,7 @@ package actor IncrementalBuilder {
         var (written, renderer) = try await SiteBuilder.writeNewFolder(
             &context, writer: writer, inputs: nil, digests: Self.digests(of: site, table), tagCountReads: NameReads())
         renderer.updateKeysForShownCounts()
-        written.pages = RenderPlan(renderer, sameJobsAs: written.pages, identities: written.identities).pages
+        written.pages = await RenderPlan(renderer, sameJobsAs: written.pages, identities: written.identities).pages
         state = State(
             context: setup, loader: SiteBuilder.contentLoader(setup), files: table,
             listingDiagnostics: content.listingDiagnostics, writer: writer, staticFiles: context.staticFiles,
@@ -230,11 +230,11 @@ package actor IncrementalBuilder {
             if let retagged {
                 // Other tags can add or remove pages of tags.
                 taxonomyDiagnostics = retagged
-                plan = RenderPlan(renderer, comparedWith: state.written.recordsByPath, from: state.written.identities)
+                plan = await RenderPlan(renderer, comparedWith: state.written.records, from: state.written.identities)
             } else {
                 // The same tags: the same pages, and only the edited posts' pages and the lists
                 // that show them can change.
-                plan = RenderPlan(renderer, sameJobsAs: state.written.pages, identities: state.written.identities)
+                plan = await RenderPlan(renderer, sameJobsAs: state.written.pages, identities: state.written.identities)
             }
         } else {
             // The listing is read again: it must name the files the table holds (a folder
@@ -254,7 +254,7 @@ package actor IncrementalBuilder {
                 tagCountReads: state.renderer.tagCountReads
             ).prepared(digests: Self.digests(of: site, state.files), reusing: state.renderer)
             assembled = (context.duplicateDiagnostics, Self.postIndices(site))
-            plan = RenderPlan(renderer, comparedWith: state.written.recordsByPath, from: state.written.identities)
+            plan = await RenderPlan(renderer, comparedWith: state.written.records, from: state.written.identities)
         }
         if assembled == nil {
             // What assembling the site would have said; a new assembly says it by itself.

@@ -42,10 +42,6 @@ enum RenderPass {
         var records: LazyMapCollection<[PlannedPage], (path: String, record: PageRecord)> {
             pages.lazy.map { ($0.path, PageRecord(inputs: $0.inputs, key: $0.key, bytes: $0.bytes)) }
         }
-        /// Each page's record, by path.
-        var recordsByPath: [String: PageRecord] {
-            Dictionary(records.lazy.map { ($0.path, $0.record) }, uniquingKeysWith: { first, _ in first })
-        }
     }
 
     /// One rendered page, as the sink took it.
@@ -96,7 +92,7 @@ enum RenderPass {
         // plan is consumed).
         var written = Written(pages: [], assets: [], files: [], identities: plan.identities)
         swap(&written.pages, &plan.pages)
-        let keys = renderer.keys(of: rendered.lazy.map(\.inputs))
+        let keys = await renderer.keys(of: rendered.map(\.inputs))
         for (position, index) in plan.stale.enumerated() {
             written.pages[index].bytes = rendered[position].bytes
             // Without digests (`--no-cache`) nothing compares them later.

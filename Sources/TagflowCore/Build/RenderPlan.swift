@@ -42,20 +42,44 @@ struct RenderPlan: Sendable {
         appeared = nil
     }
 
-    /// A site's pages compared with the records of an output folder's pages, by path.
+    /// A site's pages compared with the records of an output folder's pages.
     ///
     /// - Parameters:
     ///   - renderer: The site's renderer, prepared with digests.
-    ///   - records: The output's pages, by path.
+    ///   - records: The output's pages, each with its path, in the order they were planned.
     ///   - identities: What named the posts, tags and the rest in the records' inputs.
-    init(_ renderer: SiteRenderer, comparedWith records: [String: PageRecord], from identities: SiteIdentities) {
+    init<Records: RandomAccessCollection<(path: String, record: PageRecord)>>(
+        _ renderer: SiteRenderer, comparedWith records: Records, from identities: SiteIdentities
+    ) async where Records.Index == Int {
         self.init(everyPageOf: renderer)
         stale = []
         let map = PageInputMap(from: identities, to: self.identities)
-        let carried = pages.map { page -> (record: PageRecord, inputs: [PageInput]?)? in
-            records[page.path].map { ($0, $0.inputs.flatMap(map.carried)) }
+        // Each page is looked for at its own place first, since the records are in the order of
+        // the jobs that wrote them and an edit seldom moves a page; by path only when that fails.
+        var byPath: [String: Int]?
+        var taken = [Bool](repeating: false, count: records.count)
+        var takenCount = 0
+        let carried = pages.indices.map { index -> (record: PageRecord, inputs: [PageInput]?)? in
+            let path = pages[index].path
+            let place: Int?
+            if records.indices.contains(index), records[index].path == path {
+                place = index
+            } else {
+                if byPath == nil {
+                    byPath = Dictionary(records.indices.map { (records[$0].path, $0) }, uniquingKeysWith: { a, _ in a })
+                }
+                place = byPath?[path]
+            }
+            guard let place else { return nil }
+            if !taken[place] {
+                taken[place] = true
+                takenCount += 1
+            }
+            let record = records[place].record
+            return (record, record.inputs.flatMap(map.carried))
         }
-        let keys = renderer.keys(of: carried.lazy.map { $0?.inputs })
+        let keys = await renderer.keys(of: carried.map { $0?.inputs })
+        var appeared: Set<String> = []
         for index in pages.indices {
             if let old = carried[index], let key = keys[index], old.record.key == key {
                 pages[index].inputs = old.inputs
@@ -63,18 +87,22 @@ struct RenderPlan: Sendable {
                 pages[index].bytes = old.record.bytes
             } else {
                 stale.append(index)
+                if carried[index] == nil { appeared.insert(pages[index].path) }
             }
         }
-        let paths = Set(pages.lazy.map(\.path))
-        gone = Set(records.keys).subtracting(paths)
-        appeared = paths.subtracting(records.keys)
+        self.appeared = appeared
+        // No record is left over when every one was taken by a page; otherwise by path, as two
+        // records of one path would leave one untaken.
+        gone =
+            takenCount == records.count
+            ? [] : Set(records.lazy.map(\.path)).subtracting(pages.lazy.map(\.path))
     }
 
     /// A site whose jobs are the ones of `previous` (the same pages in the same order, their
     /// contents perhaps changed, the posts and tags in their places), compared with `previous`
     /// page by page.
-    init(_ renderer: SiteRenderer, sameJobsAs previous: [PlannedPage], identities: SiteIdentities) {
-        let keys = renderer.keys(of: previous.lazy.map(\.inputs))
+    init(_ renderer: SiteRenderer, sameJobsAs previous: [PlannedPage], identities: SiteIdentities) async {
+        let keys = await renderer.keys(of: previous.map(\.inputs))
         var pages = previous
         for index in pages.indices { pages[index].key = keys[index] }
         self.pages = pages

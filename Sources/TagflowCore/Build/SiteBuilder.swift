@@ -451,7 +451,7 @@ public struct SiteBuilder: Sendable {
     ) async throws(BuildFailure) -> (RenderPass.Written, SiteRenderer) {
         let renderer = await renderer(context).prepared(digests: digests)
         do throws(RenderPass.Failure) {
-            let plan = RenderPlan(renderer, comparedWith: previous.pages, from: previous.identities)
+            let plan = await RenderPlan(renderer, comparedWith: previous.pages, from: previous.identities)
             return (
                 try await RenderPass.run(renderer, plan, into: InPlaceSink(writer: writer, inputs: inputs), &context),
                 renderer

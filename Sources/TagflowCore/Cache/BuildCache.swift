@@ -79,8 +79,8 @@ struct BuildCache: Sendable {
 
     /// The pages of the last build, and what named the posts, tags and the rest in their inputs.
     struct Pages: Sendable {
-        /// Each page's record, by output path.
-        var pages: [String: PageRecord]
+        /// Each page's output path and record, in the order they were planned.
+        var pages: [(path: String, record: PageRecord)]
         var identities: SiteIdentities
     }
 
@@ -98,14 +98,15 @@ struct BuildCache: Sendable {
         return data.withUnsafeBytes { bytes -> Pages? in
             var reader = RecordReader(bytes: bytes)
             guard let identities = Self.readIdentities(&reader) else { return nil }
-            var pages: [String: PageRecord] = [:]
+            var pages: [(path: String, record: PageRecord)] = []
             while !reader.isAtEnd {
                 guard let key = reader.field(endingWith: 9).flatMap(DigestValue.init(bytes:)),
                     let bytes = reader.field(endingWith: 9).flatMap(RecordReader.number),
                     let path = reader.field(endingWith: 9), !path.isEmpty,
                     let inputs = reader.field(endingWith: 10).flatMap(PageInput.decoded)
                 else { return nil }
-                pages[String(decoding: path, as: UTF8.self)] = PageRecord(inputs: inputs, key: key, bytes: bytes)
+                pages.append(
+                    (String(decoding: path, as: UTF8.self), PageRecord(inputs: inputs, key: key, bytes: bytes)))
             }
             return pages.isEmpty ? nil : Pages(pages: pages, identities: identities)
         }

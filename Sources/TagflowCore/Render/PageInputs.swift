@@ -142,6 +142,9 @@ struct PageInputMap {
     private var tags: [Int32]?
     private var series: [Int32]?
     private var terms: [[Int32]?]
+    /// Whether the two versions have the same things in the same places (a post's tags edited to
+    /// ones other posts have, say).
+    private var movesNothing: Bool
 
     init(from old: SiteIdentities, to new: SiteIdentities) {
         func map(_ old: [String], _ new: [String]) -> [Int32]? {
@@ -159,10 +162,14 @@ struct PageInputMap {
         terms =
             old.terms.count == new.terms.count
             ? zip(old.terms, new.terms).map { map($0, $1) } : old.terms.map { map($0, []) }
+        movesNothing =
+            posts == nil && pages == nil && tags == nil && series == nil && old.terms.count == new.terms.count
+            && terms.allSatisfy { $0 == nil }
     }
 
     /// The inputs in the new version of the site; `nil` when what one names is gone.
     func carried(_ inputs: [PageInput]) -> [PageInput]? {
+        guard !movesNothing else { return inputs }
         // Copied only when an input moves: most pages read nothing that moved.
         var carried = inputs
         for (position, input) in inputs.enumerated() {

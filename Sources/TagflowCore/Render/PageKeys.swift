@@ -1,3 +1,4 @@
+import TagflowConcurrency
 import TagflowMarkdown
 
 /// The digest of each post's and each page's source file, in ``Site`` order.
@@ -163,16 +164,18 @@ extension SiteRenderer {
     /// A key is the digest of the inputs' values in this site, in order. `nil` for every page
     /// unless the renderer was prepared with content digests, and for a page whose inputs name
     /// something this site no longer has.
-    func keys(of inputs: some Sequence<[PageInput]?>) -> [DigestValue?] {
+    func keys(of inputs: [[PageInput]?]) async -> [DigestValue?] {
         guard let keys else { return inputs.map { _ in nil } }
         let whole = WholeSite(siteLists: siteListsValue(keys), allPosts: allPostsValue(keys))
-        return inputs.map { inputs in
+        // On every core: each rebuild in `serve` makes the key of every page.
+        let renderer = self
+        return await ParallelMap.map(inputs) { inputs in
             guard let inputs else { return nil }
             // The values only: a key is only ever compared with one made from the same inputs.
             var digest = Digest()
             digest.update(UInt64(inputs.count))
             for input in inputs {
-                guard let value = value(of: input, keys, whole) else { return nil }
+                guard let value = renderer.value(of: input, keys, whole) else { return nil }
                 digest.update(value)
             }
             return digest.value
@@ -180,7 +183,7 @@ extension SiteRenderer {
     }
 
     /// The values of inputs that read the whole site, made once for all pages.
-    private struct WholeSite {
+    private struct WholeSite: Sendable {
         var siteLists: Digest
         var allPosts: Digest
     }

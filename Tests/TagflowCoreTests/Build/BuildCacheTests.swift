@@ -245,8 +245,7 @@ import Testing
             series: ["intro"], terms: [[], ["guides"]])
         cache.writePages(records, identities: identities)
         let read = try #require(cache.readPages())
-        #expect(read.pages.count == 4)
-        for (path, record) in records { #expect(read.pages[path] == record) }
+        #expect(read.pages.elementsEqual(records) { $0.path == $1.path && $0.record == $1.record })
         #expect(read.identities == identities)
         // More than the megabyte written at a time.
         let many: [(path: String, record: PageRecord)] = (0..<30_000).map { index in
@@ -259,8 +258,7 @@ import Testing
         }
         cache.writePages(many, identities: identities)
         let readMany = try #require(cache.readPages())
-        #expect(readMany.pages.count == many.count)
-        #expect(many.allSatisfy { readMany.pages[$0.path] == $0.record })
+        #expect(readMany.pages.elementsEqual(many) { $0.path == $1.path && $0.record == $1.record })
         cache.writePages(records, identities: identities)
         // Cut short (a full disk): not read at all.
         let file = fixture.site.appendingPathComponent(".tagflow-cache/pages.tsv")
