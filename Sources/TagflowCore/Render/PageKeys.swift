@@ -1,15 +1,13 @@
 import TagflowConcurrency
 import TagflowMarkdown
 
-/// The digest of each post's and each page's source file, in ``Site`` order.
+/// The digest of each post's and each page's source file, in ``Site`` order, and of what lists
+/// show of each post.
 struct ContentDigests: Sendable {
     var posts: [Digest]
     var pages: [Digest]
-
-    init(posts: [Digest], pages: [Digest]) {
-        self.posts = posts
-        self.pages = pages
-    }
+    /// What lists show of each post by itself (``summary(of:)``).
+    var summaries: [Digest]
 
     /// The digests of a site's posts and pages, in site order, from each source file's digest.
     init(site: Site?, digestOf: (String) -> Digest?) {
@@ -21,6 +19,22 @@ struct ContentDigests: Sendable {
                 return digest
             } ?? []
         pages = site?.pages.map { digestOf($0.sourcePath) ?? Digest() } ?? []
+        summaries = site?.posts.map(Self.summary(of:)) ?? []
+    }
+
+    /// What a list of posts shows of a post apart from its tags: everything
+    /// ``SiteRenderer/makeSummary(of:)`` reads of it. Not its body, so that an edit past the
+    /// summary renders the post's page and not every list that shows it.
+    static func summary(of post: Post) -> Digest {
+        var digest = Digest()
+        digest.update(post.title)
+        digest.update(post.slug.rawValue)
+        digest.update(UInt64(bitPattern: post.date.secondsSince1970))
+        digest.update(post.updated.map { UInt64(bitPattern: $0.secondsSince1970) } ?? 0x5EED)
+        digest.update(post.summary)
+        digest.update(post.isDraft ? 1 : 0)
+        digest.update(post.isScheduled ? 1 : 0)
+        return digest
     }
 }
 
@@ -100,7 +114,7 @@ struct PageKeys: Sendable {
                 digest.update(link.key.rawValue)
                 return digest
             }
-        summaries = Self.summaryKeys(posts: content.posts, postTagIndices: postTagIndices, tagLinks: listedTagLinks)
+        summaries = Self.summaryKeys(posts: content.summaries, postTagIndices: postTagIndices, tagLinks: listedTagLinks)
         // With the counts, always: a plugin may show them in related tags whatever it shows in a
         // post's tags.
         let fullLinks = self.tagLinks
@@ -120,7 +134,7 @@ struct PageKeys: Sendable {
         guard !countsShown else { return }
         countsShown = true
         listedTagLinks = tagLinks
-        summaries = Self.summaryKeys(posts: content.posts, postTagIndices: postTagIndices, tagLinks: tagLinks)
+        summaries = Self.summaryKeys(posts: content.summaries, postTagIndices: postTagIndices, tagLinks: tagLinks)
     }
 
     private static func summaryKeys(posts: [Digest], postTagIndices: [[Int]], tagLinks: [Digest]) -> [Digest] {
@@ -149,7 +163,8 @@ struct PageKeys: Sendable {
         return digest
     }
 
-    /// What lists show of a post: the post itself and its tags' links.
+    /// What lists show of a post: the post itself (``ContentDigests/summary(of:)``) and its tags'
+    /// links.
     static func summaryKey(post: Digest, tags: [Int], tagLinks: [Digest]) -> Digest {
         var digest = post
         digest.update(UInt64(tags.count))

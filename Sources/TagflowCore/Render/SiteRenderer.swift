@@ -537,12 +537,16 @@ struct SiteRenderer: Sendable {
             // The same tags: only the edited posts' digests and summaries change.
             for (index, replacement) in posts {
                 keys.content.posts[index] = replacement.digest
+                keys.content.summaries[index] = ContentDigests.summary(of: replacement.post)
                 keys.summaries[index] = PageKeys.summaryKey(
-                    post: replacement.digest, tags: postTagIndices[index], tagLinks: keys.listedTagLinks)
+                    post: keys.content.summaries[index], tags: postTagIndices[index], tagLinks: keys.listedTagLinks)
             }
         } else {
             var content = previousKeys.content
-            for (index, replacement) in posts { content.posts[index] = replacement.digest }
+            for (index, replacement) in posts {
+                content.posts[index] = replacement.digest
+                content.summaries[index] = ContentDigests.summary(of: replacement.post)
+            }
             keys = PageKeys(
                 site: site, tagLinks: tagLinks, postTagIndices: postTagIndices, relatedTags: relatedIndices,
                 content: content, countsShown: countsShown, fileLinks: previousKeys.fileLinks)
@@ -1368,7 +1372,12 @@ struct SiteRenderer: Sendable {
         fullContent: Bool, _ reads: PageReads
     ) -> TemplateObject {
         let entryIndices = feedEntries(indices)
-        for index in entryIndices { reads.note(.summary, index) }
+        // Each entry's summary for its tags' names, and the post for the rest (its body, when the
+        // feed carries it).
+        for index in entryIndices {
+            reads.note(.summary, index)
+            reads.note(.post, index)
+        }
         let entries = entryIndices.map { site.posts[$0] }
         let updated = entries.map { $0.updated ?? $0.date }.max() ?? ContentDate(secondsSince1970: 0)
         return [

@@ -169,17 +169,19 @@ import Testing
 
         var generator = SeededGenerator(seed: 42)
         var kinds: [String: Int] = [:]
-        for step in 0..<60 {
+        for step in 0..<64 {
             let paths = blog.posts.keys.sorted()
             let path = paths[Int.random(in: 0..<paths.count, using: &generator)]
             var post = blog.posts[path]!
             var changed: Set<String> = [path]
             let kind = [
                 "body", "title", "date", "add tag", "drop tag", "respell tag", "new post", "delete post",
-                "draft", "slug", "page", "new page", "alias", "series", "list page",
-            ][step % 15]
+                "draft", "slug", "page", "new page", "alias", "series", "list page", "paragraph",
+            ][step % 16]
             switch kind {
             case "body": post.body += " More \(step)."
+            // Past the summary (the first paragraph): only the post's page and the feeds show it.
+            case "paragraph": post.body += "\n\nMore \(step)."
             case "title": post.title = "Retitled \(step)"
             case "date": post.date = "2024-0\(1 + step % 9)-2\(step % 8)"
             case "add tag": post.tags.append(Blog.tagPool[Int.random(in: 0..<10, using: &generator)] + "\(step % 3)")
@@ -226,7 +228,7 @@ import Testing
             let report = try await Self.rebuilt(builder, changed)
             #expect(report.rewrittenFileCount != nil, "\(kind) took a full build")
             // Only a new order or new files assemble the site again.
-            if ["body", "title", "add tag", "drop tag", "respell tag"].contains(kind) {
+            if ["body", "title", "add tag", "drop tag", "respell tag", "paragraph"].contains(kind) {
                 #expect(await builder.inPlaceRebuildCount == inPlaceBefore + 1, "\(kind) assembled the site again")
             }
             let expected = try await blog.fullBuild()
@@ -242,6 +244,39 @@ import Testing
         // the other posts or tags.
         let total = folderContents(blog.output).count
         if theme != "site lists" { #expect((kinds["body"] ?? total) < total / 4) }
+    }
+
+    /// An edit past a post's summary changes what its page and the feeds show, and no list: the
+    /// home page, the archive and the tags' pages keep their files.
+    @Test func anEditPastTheSummaryRewritesThePostAndTheFeedsOnly() async throws {
+        let blog = try Blog()
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: blog.plugins)
+        _ = try await Self.rebuilt(builder, nil)
+        let before = fileIdentities(blog.output)
+        // The newest post: the site's feed and its tags' feeds carry it, whole.
+        let path = try #require(blog.posts.max { $0.value.date < $1.value.date }?.key)
+        blog.posts[path]?.body += "\n\nA second paragraph."
+        try blog.save(path)
+        let report = try await Self.rebuilt(builder, [path])
+        #expect(report.rewrittenFileCount != nil)
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+        let after = fileIdentities(blog.output)
+        let rewritten = Set(after.keys.filter { after[$0] != before[$0] })
+        let slug = try #require(rewritten.first { $0.hasPrefix("posts/") })
+        #expect(rewritten.filter { $0.hasPrefix("posts/") } == [slug])
+        #expect(rewritten.contains("feed.xml"))
+        #expect(rewritten.allSatisfy { $0.hasPrefix("posts/") || $0.hasSuffix("feed.xml") }, "\(rewritten.sorted())")
+        #expect(report.rewrittenFileCount == rewritten.count)
+    }
+
+    /// Each file's inode: a file replaced in place gets a new one.
+    private func fileIdentities(_ folder: URL) -> [String: UInt64] {
+        var identities: [String: UInt64] = [:]
+        for path in folderContents(folder).keys {
+            var info = stat()
+            if stat(folder.appendingPathComponent(path).path, &info) == 0 { identities[path] = UInt64(info.st_ino) }
+        }
+        return identities
     }
 
     @Test func aBrokenPostFailsAndTheNextFixRebuildsFromTheFilesAsTheyAre() async throws {
