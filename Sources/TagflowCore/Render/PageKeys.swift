@@ -22,9 +22,10 @@ struct ContentDigests: Sendable {
         summaries = site?.posts.map(Self.summary(of:)) ?? []
     }
 
-    /// What a list of posts shows of a post apart from its tags: everything
-    /// ``SiteRenderer/makeSummary(of:)`` reads of it. Not its body, so that an edit past the
-    /// summary renders the post's page and not every list that shows it.
+    /// What a list of posts shows of a post apart from its tags.
+    ///
+    /// Everything ``SiteRenderer/makeSummary(of:)`` reads of it, and not its body, so that an
+    /// edit past the summary renders the post's page and not every list that shows it.
     static func summary(of post: Post) -> Digest {
         var digest = Digest()
         digest.update(post.title)
