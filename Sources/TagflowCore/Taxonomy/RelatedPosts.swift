@@ -47,9 +47,7 @@ enum RelatedPosts {
         _ previous: [[Int]], retagged: Set<Int>, changedTags: Set<Int>, postTags: [[Int]], tagPosts: [[Int]],
         limit: Int
     ) async -> [[Int]] {
-        guard previous.count == postTags.count else {
-            return await all(postTags: postTags, tagPosts: tagPosts, limit: limit)
-        }
+        precondition(previous.count == postTags.count, "the posts keep their places")
         let reached = postTags.indices.filter {
             retagged.contains($0) || postTags[$0].contains(where: changedTags.contains)
         }
