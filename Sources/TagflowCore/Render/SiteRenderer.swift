@@ -1372,11 +1372,11 @@ struct SiteRenderer: Sendable {
         fullContent: Bool, _ reads: PageReads
     ) -> TemplateObject {
         let entryIndices = feedEntries(indices)
-        // Each entry's summary for its tags' names, and the post for the rest (its body, when the
-        // feed carries it).
+        // What an entry shows is its summary (the tags' names included), and its body when the
+        // feed carries whole posts.
         for index in entryIndices {
             reads.note(.summary, index)
-            reads.note(.post, index)
+            if fullContent { reads.note(.post, index) }
         }
         let entries = entryIndices.map { site.posts[$0] }
         let updated = entries.map { $0.updated ?? $0.date }.max() ?? ContentDate(secondsSince1970: 0)
