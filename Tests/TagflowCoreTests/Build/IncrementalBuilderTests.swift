@@ -180,7 +180,7 @@ import Testing
             ][step % 16]
             switch kind {
             case "body": post.body += " More \(step)."
-            // Past the summary (the first paragraph): only the post's page and the feeds show it.
+            // Past the summary (the first paragraph): only the post's page and the site feed show it.
             case "paragraph": post.body += "\n\nMore \(step)."
             case "title": post.title = "Retitled \(step)"
             case "date": post.date = "2024-0\(1 + step % 9)-2\(step % 8)"
@@ -254,7 +254,7 @@ import Testing
         let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: blog.plugins)
         _ = try await Self.rebuilt(builder, nil)
         let before = fileIdentities(blog.output)
-        // The newest post: the site's feed and its tags' feeds carry it, whole.
+        // The newest post: the site's feed carries it whole, its tags' feeds its summary.
         let path = try #require(blog.posts.max { $0.value.date < $1.value.date }?.key)
         blog.posts[path]?.body += "\n\nA second paragraph."
         try blog.save(path)
