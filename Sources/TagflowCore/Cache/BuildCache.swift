@@ -11,9 +11,10 @@ import Foundation
 struct BuildCache: Sendable {
     static let folderName = ".tagflow-cache"
     /// Bumped whenever what a build writes for the same inputs changes in a way the version does
-    /// not, or ``Digest`` makes its digests another way (3: four lanes for long inputs; 4: the
-    /// pages' inputs).
-    static let formatVersion = 4
+    /// not, or ``Digest`` makes its digests another way, or what the pages' inputs stand for
+    /// changes (3: four lanes for long inputs; 4: the pages' inputs; 5: a post's tags apart from
+    /// its summary).
+    static let formatVersion = 5
 
     /// What the last successful build read and wrote.
     struct Manifest: Codable, Equatable, Sendable {

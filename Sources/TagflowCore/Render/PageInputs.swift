@@ -24,7 +24,7 @@ struct PageInput: Hashable, Sendable {
         case page
         /// Where links to Markdown files lead: every post's and page's file and URL.
         case fileLinks
-        /// What lists show of a post (`first`: the post).
+        /// What lists show of a post apart from its tags (`first`: the post).
         case summary
         /// Which posts are just newer and just older than a post (`first`).
         case neighbours
@@ -74,6 +74,9 @@ struct PageInput: Hashable, Sendable {
         case seriesFeed
         /// Which posts are a name's feed's entries: `first` the taxonomy, `second` the name.
         case termFeed
+        /// A post's tags as lists show them (`first`: the post): noted only by a page whose
+        /// templates look them up (``SharedContext``).
+        case summaryTags
     }
 
     var kind: Kind
@@ -92,14 +95,28 @@ struct PageInput: Hashable, Sendable {
 /// Where the rendering of one page notes what it reads (``PageInput``).
 ///
 /// One per page rendered, used by one thread.
-final class PageReads {
+final class PageReads: @unchecked Sendable {
+    // @unchecked: a page is rendered on one thread, and its reads are ``current`` only while that
+    // rendering runs (``SiteRenderer/render(_:reads:)``).
     private(set) var inputs: [PageInput] = []
+
+    /// The reads of the page being rendered, where values its templates look up note themselves
+    /// (``SharedContext``); `nil` outside a page's rendering.
+    @TaskLocal static var current: PageReads?
 
     init() {}
 
     func note(_ kind: PageInput.Kind, _ first: Int = 0, _ second: Int = 0, _ third: Int = 0) {
         inputs.append(PageInput(kind, first, second, third))
     }
+
+    /// Notes an input unless it is the one noted last: a template looks a post's tags up by
+    /// several names, one after another.
+    func note(_ input: PageInput) {
+        if inputs.last != input { inputs.append(input) }
+    }
+
+    func note(contentsOf inputs: some Sequence<PageInput>) { self.inputs.append(contentsOf: inputs) }
 }
 
 /// The names of a site's posts, pages, tags, series and other taxonomies' names that stay the same
@@ -192,7 +209,7 @@ struct PageInputMap {
         case .menu, .siteLists, .fileLinks, .allPosts, .postCount, .seriesList, .tagAddresses, .allTags, .homeCloud,
             .feed, .homePage, .listExists, .terms:
             return input
-        case .post, .summary, .neighbours, .relatedPosts, .sitemapEntry:
+        case .post, .summary, .summaryTags, .neighbours, .relatedPosts, .sitemapEntry:
             return carry(&input.first, posts) ? input : nil
         case .page:
             return carry(&input.first, pages) ? input : nil

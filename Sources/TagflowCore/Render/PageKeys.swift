@@ -65,7 +65,9 @@ struct PageKeys: Sendable {
     private(set) var countsShown: Bool
     /// Every tag link: the clouds.
     var allTags: Digest
-    /// What lists show of each post: the post and its tags' links.
+    /// Each post's tags as lists show them: how many, and each one's link (``listedTagLinks``).
+    var postTags: [Digest]
+    /// What lists show of each post: the post itself and its tags (``postTags``).
     var summaries: [Digest]
     /// Each tag's related tags, in order.
     var related: [Digest]
@@ -115,7 +117,9 @@ struct PageKeys: Sendable {
                 digest.update(link.key.rawValue)
                 return digest
             }
-        summaries = Self.summaryKeys(posts: content.summaries, postTagIndices: postTagIndices, tagLinks: listedTagLinks)
+        let listed = listedTagLinks
+        postTags = postTagIndices.map { Self.digest(ofTags: $0, listed) }
+        summaries = zip(content.summaries, postTags).map(Self.summaryKey)
         // With the counts, always: a plugin may show them in related tags whatever it shows in a
         // post's tags.
         let fullLinks = self.tagLinks
@@ -135,11 +139,8 @@ struct PageKeys: Sendable {
         guard !countsShown else { return }
         countsShown = true
         listedTagLinks = tagLinks
-        summaries = Self.summaryKeys(posts: content.summaries, postTagIndices: postTagIndices, tagLinks: tagLinks)
-    }
-
-    private static func summaryKeys(posts: [Digest], postTagIndices: [[Int]], tagLinks: [Digest]) -> [Digest] {
-        zip(posts, postTagIndices).map { post, tags in summaryKey(post: post, tags: tags, tagLinks: tagLinks) }
+        postTags = postTagIndices.map { Self.digest(ofTags: $0, tagLinks) }
+        summaries = zip(content.summaries, postTags).map(Self.summaryKey)
     }
 
     /// A tag's (or another taxonomy's name's) link: its name, URL, count and identity.
@@ -164,12 +165,19 @@ struct PageKeys: Sendable {
         return digest
     }
 
-    /// What lists show of a post: the post itself (``ContentDigests/summary(of:)``) and its tags'
-    /// links.
-    static func summaryKey(post: Digest, tags: [Int], tagLinks: [Digest]) -> Digest {
-        var digest = post
+    /// A post's tags as lists show them: how many, and each one's link.
+    private static func digest(ofTags tags: [Int], _ tagLinks: [Digest]) -> Digest {
+        var digest = Digest()
         digest.update(UInt64(tags.count))
         for tag in tags { digest.update(tagLinks[tag]) }
+        return digest
+    }
+
+    /// What lists show of a post: the post itself (``ContentDigests/summary(of:)``) and its tags
+    /// (``postTags``).
+    static func summaryKey(post: Digest, tags: Digest) -> Digest {
+        var digest = post
+        digest.update(tags)
         return digest
     }
 }
@@ -224,7 +232,6 @@ extension SiteRenderer {
     /// not have.
     private func value(of input: PageInput, _ keys: PageKeys, _ whole: WholeSite) -> Digest? {
         let (first, second, third) = (Int(input.first), Int(input.second), Int(input.third))
-        let tags = site.taxonomy.tags
         var digest = Digest()
         /// Which posts are on page `number` of a list of `items`.
         func listPage(_ items: some RandomAccessCollection<Int>, _ number: Int) -> Digest? {
@@ -251,7 +258,8 @@ extension SiteRenderer {
         case .post: return keys.content.posts.element(at: first)
         case .page: return keys.content.pages.element(at: first)
         case .fileLinks: return keys.fileLinks
-        case .summary: return keys.summaries.element(at: first)
+        case .summary: return keys.content.summaries.element(at: first)
+        case .summaryTags: return keys.postTags.element(at: first)
         case .neighbours:
             guard keys.identities.indices.contains(first) else { return nil }
             digest.update(keys.identities.element(at: first - 1) ?? Digest())
@@ -296,6 +304,7 @@ extension SiteRenderer {
             // past the limit draws the same block.
             return keys.drawnRelated?.element(at: first) ?? keys.related.element(at: first)
         case .hierarchy:
+            let tags = site.taxonomy.tags
             guard tags.indices.contains(first) else { return nil }
             let ancestors = tagAncestors(of: first)
             digest.update(UInt64(ancestors.count))
@@ -313,14 +322,14 @@ extension SiteRenderer {
             for link in links { digest.update(PageKeys.digest(of: link)) }
         case .homePage: return listPage(site.posts.indices, first)
         case .tagPage:
-            guard let tag = tags.element(at: first) else { return nil }
+            guard let tag = site.taxonomy.tags.element(at: first) else { return nil }
             return listPage(tag.postIndices, second)
         case .termPage:
             guard let term = site.termTaxonomies.element(at: first)?.tags.element(at: second) else { return nil }
             return listPage(term.postIndices, third)
         case .feed: return entries(site.posts.indices)
         case .tagFeed:
-            guard let tag = tags.element(at: first) else { return nil }
+            guard let tag = site.taxonomy.tags.element(at: first) else { return nil }
             return entries(tag.postIndices)
         case .seriesFeed:
             guard let members = series.series.element(at: first) else { return nil }

@@ -454,8 +454,14 @@ struct SiteRenderer: Sendable {
         let reuse = keys != nil ? previous?.reusable : nil
         let makesSummaries = renderer
         let entries = await ParallelMap.map(Array(site.posts.indices)) { index in
-            if let key = keys?.summaries[index], let entry = reuse?.entries[key] { return entry }
-            return makesSummaries.listEntry(of: index)
+            guard let key = keys?.summaries[index], let entry = reuse?.entries[key] else {
+                return makesSummaries.listEntry(of: index)
+            }
+            // A context notes the post's place, which moves when a post is added before it.
+            guard entry.1.noting?.input == PageInput(.summaryTags, index) else {
+                return makesSummaries.listEntry(of: index, summary: entry.0)
+            }
+            return entry
         }
         renderer.summaries = entries.map(\.0)
         renderer.listedPosts = entries.map(\.1)
@@ -539,7 +545,7 @@ struct SiteRenderer: Sendable {
                 keys.content.posts[index] = replacement.digest
                 keys.content.summaries[index] = ContentDigests.summary(of: replacement.post)
                 keys.summaries[index] = PageKeys.summaryKey(
-                    post: keys.content.summaries[index], tags: postTagIndices[index], tagLinks: keys.listedTagLinks)
+                    post: keys.content.summaries[index], tags: keys.postTags[index])
             }
         } else {
             var content = previousKeys.content
@@ -691,6 +697,10 @@ struct SiteRenderer: Sendable {
 
     /// Renders a job's page, noting in `reads` what it read.
     func render(_ job: Job, reads: PageReads = PageReads()) -> (file: OutputFile, diagnostics: [Diagnostic]) {
+        PageReads.$current.withValue(reads) { rendered(job, reads) }
+    }
+
+    private func rendered(_ job: Job, _ reads: PageReads) -> (file: OutputFile, diagnostics: [Diagnostic]) {
         switch job {
         case .tagRedirect(let index):
             let path = self.path(of: job)
@@ -1075,11 +1085,18 @@ struct SiteRenderer: Sendable {
             isScheduled: post.isScheduled, tagsHTML: html, sitemapEntry: sitemapEntry)
     }
 
-    /// A post's summary and its context in lists of posts, made anew.
-    private func listEntry(of index: Int) -> (PostSummary, SharedContext) {
-        let summary = makeSummary(of: index)
-        return (summary, SharedContext(context(of: summary, tags: tagIndices(of: index), role: .summary)))
+    /// A post's summary (made anew unless given) and its context in lists of posts, which notes
+    /// the post's tags as read only where a template looks them up.
+    private func listEntry(of index: Int, summary: PostSummary? = nil) -> (PostSummary, SharedContext) {
+        let summary = summary ?? makeSummary(of: index)
+        let context = SharedContext(
+            context(of: summary, tags: tagIndices(of: index), role: .summary),
+            noting: (Self.tagNames, PageInput(.summaryTags, index)))
+        return (summary, context)
     }
+
+    /// The names of a post's context that show its tags.
+    private static let tagNames = ["tags", "has_tags", "tags_html"]
 
     /// A post's context in a list of posts.
     private func listed(_ index: Int, _ reads: PageReads) -> SharedContext {
@@ -1089,6 +1106,7 @@ struct SiteRenderer: Sendable {
 
     private func summary(of index: Int, role: TagListRole = .summary, _ reads: PageReads) -> TemplateObject {
         reads.note(.summary, index)
+        reads.note(.summaryTags, index)
         let summary = postSummary(index)
         return context(of: summary, tags: tagIndices(of: index), role: role)
     }
@@ -1114,6 +1132,7 @@ struct SiteRenderer: Sendable {
     /// two share (in the order the page's post lists them).
     private func relatedContext(of other: Int, to post: Int, _ reads: PageReads) -> TemplateObject {
         reads.note(.summary, other)
+        reads.note(.summaryTags, other)
         let summary = postSummary(other)
         let theirs = Set(tagIndices(of: other))
         let shared = tagIndices(of: post).filter(theirs.contains)
@@ -1376,6 +1395,7 @@ struct SiteRenderer: Sendable {
         // feed carries whole posts.
         for index in entryIndices {
             reads.note(.summary, index)
+            reads.note(.summaryTags, index)
             if fullContent { reads.note(.post, index) }
         }
         let entries = entryIndices.map { site.posts[$0] }

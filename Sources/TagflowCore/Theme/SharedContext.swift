@@ -21,6 +21,11 @@ import TagflowConcurrency
 ///
 /// It can also watch one name: each lookup of it, by either renderer, and each printing of the
 /// whole context, is noted in a ``NameReads`` (a tag's `count` in posts' tag lists).
+///
+/// And it can stand for an input of its own for some of its names (a post's tags in its list
+/// entry, ``PageInput/Kind/summaryTags``): a lookup of one of them, or a printing of the whole
+/// context, notes that input in the reads of the page being rendered (``PageReads/current``).
+/// A page that shows no post's tags then does not depend on them.
 final class SharedContext: Sendable, MustacheParent, CustomStringConvertible {
 
     /// The names and values.
@@ -31,10 +36,16 @@ final class SharedContext: Sendable, MustacheParent, CustomStringConvertible {
 
     /// A name whose lookups are noted (by either renderer), its hash, and where.
     let watch: (name: String, hash: UInt64, reads: NameReads)?
+    /// Names whose lookups note an input in the page's reads, with their hashes, and the input.
+    let noting: (names: [(name: String, hash: UInt64)], input: PageInput)?
 
-    init(_ values: TemplateObject, watching watch: (name: String, reads: NameReads)? = nil) {
+    init(
+        _ values: TemplateObject, watching watch: (name: String, reads: NameReads)? = nil,
+        noting: (names: [String], input: PageInput)? = nil
+    ) {
         self.values = values
         self.watch = watch.map { ($0.name, TemplateObject.hash($0.name), $0.reads) }
+        self.noting = noting.map { ($0.names.map { ($0, TemplateObject.hash($0)) }, $0.input) }
     }
 
     /// The value of a name, as a lookup: a lookup of the watched name is noted.
@@ -45,14 +56,18 @@ final class SharedContext: Sendable, MustacheParent, CustomStringConvertible {
     /// The value of a name whose ``TemplateObject/hash(_:)`` is `hash`, as a lookup.
     func value(named name: String, hash: UInt64) -> TemplateValue? {
         if let watch, watch.hash == hash, watch.name == name { watch.reads.note() }
+        if let noting, noting.names.contains(where: { $0.hash == hash && $0.name == name }) {
+            PageReads.current?.note(noting.input)
+        }
         return values.value(named: name, hash: hash)
     }
 
     func child(named name: String) -> Any? { value(named: name)?.any }
 
     var description: String {
-        // Printed whole, the watched name is shown too.
+        // Printed whole, the watched and noted names are shown too.
         watch?.reads.note()
+        if let noting { PageReads.current?.note(noting.input) }
         return values.printed
     }
 
@@ -62,6 +77,9 @@ final class SharedContext: Sendable, MustacheParent, CustomStringConvertible {
         var bytes: [UInt8]
         /// The names it looked up that no context held.
         var missed: [String]
+        /// What the rendering noted in the page's reads, which a page that takes the text notes
+        /// too; `nil` when it was rendered with no page's reads to note in.
+        var inputs: [PageInput]?
     }
 
     /// What the section `section` rendered from this context, if it was kept.

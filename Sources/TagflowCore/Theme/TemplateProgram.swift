@@ -367,6 +367,8 @@ extension TemplateProgram {
         /// The blocks overridden by the parents being rendered, outermost first: the first entry
         /// for a block wins (an outer template's override stands over an inner one's).
         var overrides: [Code.Override] = []
+        /// The reads of the page being rendered, which a kept text's inputs are noted in.
+        let reads = PageReads.current
 
         init(code: Code, context: TemplateValue) {
             self.code = code
@@ -449,22 +451,28 @@ extension TemplateProgram {
                 defer { stack.removeLast() }
                 return try render(body)
             }
-            if let kept = shared.rendering(of: id), noneHolds(kept.missed) {
+            // A text kept where nothing was noted is taken only where nothing is noted either.
+            if let kept = shared.rendering(of: id), kept.inputs != nil || reads == nil, noneHolds(kept.missed) {
                 output.append(contentsOf: kept.bytes)
                 shared.countReuse()
-                // What contains this depends on those names staying missing too.
+                // What contains this depends on those names staying missing too, and on what the
+                // text's rendering read.
                 for name in kept.missed { miss(name) }
+                if let inputs = kept.inputs { reads?.note(contentsOf: inputs) }
                 return
             }
             let level = stack.count
             let (outerRead, outerMissed) = (lowestRead, missed)
             (lowestRead, missed) = (Int.max, [])
             let start = output.count
+            let firstInput = reads?.inputs.count ?? 0
             stack.append(frame)
             defer { stack.removeLast() }
             try render(body)
             if lowestRead >= level {
-                shared.keep(SharedContext.Rendering(bytes: Array(output[start...]), missed: missed), of: id)
+                let inputs = reads.map { Array($0.inputs[firstInput...]) }
+                shared.keep(
+                    SharedContext.Rendering(bytes: Array(output[start...]), missed: missed, inputs: inputs), of: id)
             }
             let inner = missed
             (lowestRead, missed) = (min(outerRead, lowestRead), outerMissed)

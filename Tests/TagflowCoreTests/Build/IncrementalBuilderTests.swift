@@ -268,6 +268,26 @@ import Testing
         #expect(report.rewrittenFileCount == rewritten.count)
     }
 
+    /// The built-in archive lists posts without their tags: a tag added to a post leaves it as it
+    /// is, while the lists that show the post's tags (its series' page) are rendered again.
+    @Test func aTagEditLeavesListsThatShowNoTagsAsTheyAre() async throws {
+        let blog = try Blog()
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: blog.plugins)
+        _ = try await Self.rebuilt(builder, nil)
+        let before = fileIdentities(blog.output)
+        let path = try #require(blog.posts.first { $0.value.title == "Post 5" }?.key)
+        let added = try #require(Blog.tagPool.first { blog.posts[path]?.tags.contains($0) == false })
+        blog.posts[path]?.tags.append(added)
+        try blog.save(path)
+        _ = try await Self.rebuilt(builder, [path])
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+        let after = fileIdentities(blog.output)
+        let rewritten = Set(after.keys.filter { after[$0] != before[$0] })
+        #expect(before["archive/index.html"] != nil)
+        #expect(!rewritten.contains("archive/index.html"), "\(rewritten.sorted())")
+        #expect(rewritten.isSuperset(of: ["posts/p5/index.html", "series/tour/index.html"]), "\(rewritten.sorted())")
+    }
+
     /// Each file's inode: a file replaced in place gets a new one.
     private func fileIdentities(_ folder: URL) -> [String: UInt64] {
         var identities: [String: UInt64] = [:]

@@ -217,6 +217,39 @@ import Testing
         )
     }
 
+    /// A shared context that stands for an input for some names notes it in the reads of the page
+    /// being rendered when a template looks one of them up, whether the text is rendered or
+    /// taken as kept, and by either renderer; a template that does not look them up notes nothing.
+    @Test func aSharedContextNotesItsInputWhereItsNamesAreRead() throws {
+        let input = PageInput(.summaryTags, 7)
+        let post = SharedContext(
+            ["title": .text("A"), "tags": .list([.text("Swift")])], noting: (["tags"], input))
+        let templates = [
+            "tags": try MustacheTemplate(string: Theme.escapingPragma + "{{#posts}}{{#tags}}{{.}}{{/tags}}{{/posts}}"),
+            "titles": try MustacheTemplate(string: Theme.escapingPragma + "{{#posts}}{{title}}{{/posts}}"),
+        ]
+        let program = try #require(TemplateProgram(templates, escaping: Theme.escapingContentType))
+        let context: TemplateValue = .object(["posts": .list([.shared(post)])])
+        func noting(_ render: () throws -> String) rethrows -> (String, [PageInput]) {
+            let reads = PageReads()
+            let text = try PageReads.$current.withValue(reads) { try render() }
+            return (text, reads.inputs)
+        }
+        let first = try noting { try program.render(context, with: "tags") }
+        let second = try noting { try program.render(context, with: "tags") }
+        #expect(first == ("Swift", [input]) && second == ("Swift", [input]))
+        #expect(post.reuseCount == 1, "the second page took the kept text")
+        #expect(try noting { try program.render(context, with: "titles") } == ("A", []))
+        // swift-mustache looks names up through the context too.
+        let library = MustacheLibrary(templates: templates)
+        #expect(noting { library.render(context.any, withTemplate: "tags") ?? "" } == ("Swift", [input]))
+        #expect(noting { library.render(context.any, withTemplate: "titles") ?? "" } == ("A", []))
+        // Printed whole, it shows them.
+        #expect(noting { TemplateValue.shared(post).printed }.1 == [input])
+        // Outside a page's rendering, nothing is noted and nothing fails.
+        #expect(try program.render(context, with: "tags") == "Swift")
+    }
+
     /// A context's names: set, replaced, removed and looked up, with the hash made once or not.
     @Test func objectsHoldTheirNames() {
         var object: TemplateObject = ["title": .text("a"), "n": .number(1)]
