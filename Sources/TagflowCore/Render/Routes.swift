@@ -40,7 +40,10 @@ struct Routes: Sendable {
 
     /// The output file for a path: `index.html` inside folders.
     static func file(for path: String) -> String {
-        let trimmed = String(path.drop { $0 == "/" })
-        return path.hasSuffix("/") ? trimmed + "index.html" : trimmed
+        // By bytes, not characters: `tagflow serve` works out every page's file after a tag edit.
+        let utf8 = path.utf8
+        let start = utf8.firstIndex { $0 != UInt8(ascii: "/") } ?? utf8.endIndex
+        let trimmed = String(Substring(utf8[start...]))
+        return utf8.last == UInt8(ascii: "/") ? trimmed + "index.html" : trimmed
     }
 }
