@@ -77,6 +77,9 @@ struct PageInput: Hashable, Sendable {
         /// A post's tags as lists show them (`first`: the post): noted only by a page whose
         /// templates look them up (``SharedContext``).
         case summaryTags
+        /// ``summary`` and ``summaryTags`` as one input, for a context made for one page (a
+        /// related post, a feed's entry), which notes them as it is made.
+        case summaryWithTags
     }
 
     var kind: Kind
@@ -209,7 +212,7 @@ struct PageInputMap {
         case .menu, .siteLists, .fileLinks, .allPosts, .postCount, .seriesList, .tagAddresses, .allTags, .homeCloud,
             .feed, .homePage, .listExists, .terms:
             return input
-        case .post, .summary, .summaryTags, .neighbours, .relatedPosts, .sitemapEntry:
+        case .post, .summary, .summaryTags, .summaryWithTags, .neighbours, .relatedPosts, .sitemapEntry:
             return carry(&input.first, posts) ? input : nil
         case .page:
             return carry(&input.first, pages) ? input : nil

@@ -260,6 +260,7 @@ extension SiteRenderer {
         case .fileLinks: return keys.fileLinks
         case .summary: return keys.content.summaries.element(at: first)
         case .summaryTags: return keys.postTags.element(at: first)
+        case .summaryWithTags: return keys.summaries.element(at: first)
         case .neighbours:
             guard keys.identities.indices.contains(first) else { return nil }
             digest.update(keys.identities.element(at: first - 1) ?? Digest())

@@ -1105,8 +1105,7 @@ struct SiteRenderer: Sendable {
     }
 
     private func summary(of index: Int, role: TagListRole = .summary, _ reads: PageReads) -> TemplateObject {
-        reads.note(.summary, index)
-        reads.note(.summaryTags, index)
+        reads.note(.summaryWithTags, index)
         let summary = postSummary(index)
         return context(of: summary, tags: tagIndices(of: index), role: role)
     }
@@ -1131,8 +1130,7 @@ struct SiteRenderer: Sendable {
     /// A related post's context on a post's page: as in lists of posts, with only the tags the
     /// two share (in the order the page's post lists them).
     private func relatedContext(of other: Int, to post: Int, _ reads: PageReads) -> TemplateObject {
-        reads.note(.summary, other)
-        reads.note(.summaryTags, other)
+        reads.note(.summaryWithTags, other)
         let summary = postSummary(other)
         let theirs = Set(tagIndices(of: other))
         let shared = tagIndices(of: post).filter(theirs.contains)
@@ -1394,8 +1392,7 @@ struct SiteRenderer: Sendable {
         // What an entry shows is its summary (the tags' names included), and its body when the
         // feed carries whole posts.
         for index in entryIndices {
-            reads.note(.summary, index)
-            reads.note(.summaryTags, index)
+            reads.note(.summaryWithTags, index)
             if fullContent { reads.note(.post, index) }
         }
         let entries = entryIndices.map { site.posts[$0] }
