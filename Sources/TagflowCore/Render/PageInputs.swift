@@ -113,10 +113,15 @@ final class PageReads: @unchecked Sendable {
         inputs.append(PageInput(kind, first, second, third))
     }
 
-    /// Notes an input unless it is the one noted last: a template looks a post's tags up by
-    /// several names, one after another.
+    /// Where the inputs of a text being rendered to be kept start (``SharedContext/Rendering``):
+    /// each such text notes its own inputs from there.
+    var keptTextStart = 0
+
+    /// Notes an input unless it is the one noted last in the text being rendered: a template looks
+    /// a post's tags up by several names, one after another.
     func note(_ input: PageInput) {
-        if inputs.last != input { inputs.append(input) }
+        if inputs.count > keptTextStart, inputs.last == input { return }
+        inputs.append(input)
     }
 
     func note(contentsOf inputs: some Sequence<PageInput>) { self.inputs.append(contentsOf: inputs) }

@@ -466,8 +466,13 @@ extension TemplateProgram {
             (lowestRead, missed) = (Int.max, [])
             let start = output.count
             let firstInput = reads?.inputs.count ?? 0
+            let outerTextStart = reads?.keptTextStart ?? 0
+            reads?.keptTextStart = firstInput
             stack.append(frame)
-            defer { stack.removeLast() }
+            defer {
+                stack.removeLast()
+                reads?.keptTextStart = outerTextStart
+            }
             try render(body)
             if lowestRead >= level {
                 let inputs = reads.map { Array($0.inputs[firstInput...]) }

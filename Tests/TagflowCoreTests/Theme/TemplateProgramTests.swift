@@ -250,6 +250,26 @@ import Testing
         #expect(try program.render(context, with: "tags") == "Swift")
     }
 
+    /// A kept text notes what its rendering read even when the page had just noted the same
+    /// input before it: a page that takes the text without the section before it notes it too.
+    @Test func aKeptTextNotesItsInputsWhateverCameBefore() throws {
+        let input = PageInput(.summaryTags, 3)
+        let post = SharedContext(["tags": .list([.text("Swift")])], noting: (["tags"], input))
+        let template = try MustacheTemplate(
+            string: Theme.escapingPragma + "{{#a}}{{#tags}}{{.}}{{/tags}}{{/a}}|{{#b}}{{#tags}}<{{.}}>{{/tags}}{{/b}}")
+        let program = try #require(TemplateProgram(["t": template], escaping: Theme.escapingContentType))
+        func noted(_ context: TemplateValue) throws -> (String, [PageInput]) {
+            let reads = PageReads()
+            let text = try PageReads.$current.withValue(reads) { try program.render(context, with: "t") }
+            return (text, reads.inputs)
+        }
+        let both = try noted(.object(["a": .list([.shared(post)]), "b": .list([.shared(post)])]))
+        #expect(both == ("Swift|<Swift>", [input, input]))
+        let second = try noted(.object(["a": .list([]), "b": .list([.shared(post)])]))
+        #expect(second == ("|<Swift>", [input]))
+        #expect(post.reuseCount == 1)
+    }
+
     /// A context's names: set, replaced, removed and looked up, with the hash made once or not.
     @Test func objectsHoldTheirNames() {
         var object: TemplateObject = ["title": .text("a"), "n": .number(1)]
