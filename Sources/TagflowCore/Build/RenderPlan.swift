@@ -55,7 +55,9 @@ struct RenderPlan: Sendable {
         stale = []
         let map = PageInputMap(from: identities, to: self.identities)
         // Each page is looked for at its own place first, since the records are in the order of
-        // the jobs that wrote them and an edit seldom moves a page; by path only when that fails.
+        // the jobs that wrote them and an edit seldom moves a page; by path only when that fails,
+        // among the records from there on (each one before was found at its place: a new tag
+        // moves only the tag pages, which come last).
         var byPath: [String: Int]?
         var taken = [Bool](repeating: false, count: records.count)
         var takenCount = 0
@@ -66,7 +68,8 @@ struct RenderPlan: Sendable {
                 place = index
             } else {
                 if byPath == nil {
-                    byPath = Dictionary(records.indices.map { (records[$0].path, $0) }, uniquingKeysWith: { a, _ in a })
+                    let rest = min(index, records.endIndex)..<records.endIndex
+                    byPath = Dictionary(rest.map { (records[$0].path, $0) }, uniquingKeysWith: { a, _ in a })
                 }
                 place = byPath?[path]
             }

@@ -288,6 +288,25 @@ import Testing
         #expect(rewritten.isSuperset(of: ["posts/p5/index.html", "series/tour/index.html"]), "\(rewritten.sorted())")
     }
 
+    /// A new tag moves the pages of the tags after it in the site's order; they are found by their
+    /// paths and, where nothing they show changed, not rendered again.
+    @Test func aNewTagLeavesTheTagPagesItMovesAsTheyAre() async throws {
+        let blog = try Blog()
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: blog.plugins)
+        _ = try await Self.rebuilt(builder, nil)
+        let before = fileIdentities(blog.output)
+        let path = try #require(blog.posts.first { $0.value.title == "Post 5" }?.key)
+        blog.posts[path]?.tags.append("A brand new tag")
+        try blog.save(path)
+        _ = try await Self.rebuilt(builder, [path])
+        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
+        let after = fileIdentities(blog.output)
+        let rewritten = Set(after.keys.filter { after[$0] != before[$0] })
+        let tagPages = Set(before.keys.filter { $0.hasPrefix("tags/") && $0 != "tags/index.html" })
+        #expect(before["tags/a-brand-new-tag/index.html"] == nil && after["tags/a-brand-new-tag/index.html"] != nil)
+        #expect(tagPages.subtracting(rewritten).count > tagPages.count / 2, "\(rewritten.sorted())")
+    }
+
     /// Each file's inode: a file replaced in place gets a new one.
     private func fileIdentities(_ folder: URL) -> [String: UInt64] {
         var identities: [String: UInt64] = [:]
