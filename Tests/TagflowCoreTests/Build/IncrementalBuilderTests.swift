@@ -251,60 +251,60 @@ import Testing
     /// (summaries only) keep their files.
     @Test func anEditPastTheSummaryRewritesThePostAndTheSiteFeedOnly() async throws {
         let blog = try Blog()
-        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: blog.plugins)
-        _ = try await Self.rebuilt(builder, nil)
-        let before = fileIdentities(blog.output)
         // The newest post: the site's feed carries it whole, its tags' feeds its summary.
         let path = try #require(blog.posts.max { $0.value.date < $1.value.date }?.key)
-        blog.posts[path]?.body += "\n\nA second paragraph."
-        try blog.save(path)
-        let report = try await Self.rebuilt(builder, [path])
-        #expect(report.rewrittenFileCount != nil)
-        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
-        let after = fileIdentities(blog.output)
-        let rewritten = Set(after.keys.filter { after[$0] != before[$0] })
-        let page = try #require(rewritten.first { $0.hasPrefix("posts/") })
-        #expect(rewritten == [page, "feed.xml"], "\(rewritten.sorted())")
-        #expect(report.rewrittenFileCount == rewritten.count)
+        let edit = try await rebuild(blog, afterEditing: path) { $0.body += "\n\nA second paragraph." }
+        let page = try #require(edit.rewritten.first { $0.hasPrefix("posts/") })
+        #expect(edit.rewritten == [page, "feed.xml"], "\(edit.rewritten.sorted())")
+        #expect(edit.report.rewrittenFileCount == edit.rewritten.count)
     }
 
     /// The built-in archive lists posts without their tags: a tag added to a post leaves it as it
     /// is, while the lists that show the post's tags (its series' page) are rendered again.
     @Test func aTagEditLeavesListsThatShowNoTagsAsTheyAre() async throws {
         let blog = try Blog()
-        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: blog.plugins)
-        _ = try await Self.rebuilt(builder, nil)
-        let before = fileIdentities(blog.output)
         let path = try #require(blog.posts.first { $0.value.title == "Post 5" }?.key)
         let added = try #require(Blog.tagPool.first { blog.posts[path]?.tags.contains($0) == false })
-        blog.posts[path]?.tags.append(added)
-        try blog.save(path)
-        _ = try await Self.rebuilt(builder, [path])
-        #expect(folderContents(blog.output) == (try await blog.fullBuild()))
-        let after = fileIdentities(blog.output)
-        let rewritten = Set(after.keys.filter { after[$0] != before[$0] })
-        #expect(before["archive/index.html"] != nil)
-        #expect(!rewritten.contains("archive/index.html"), "\(rewritten.sorted())")
-        #expect(rewritten.isSuperset(of: ["posts/p5/index.html", "series/tour/index.html"]), "\(rewritten.sorted())")
+        let edit = try await rebuild(blog, afterEditing: path) { $0.tags.append(added) }
+        #expect(edit.before["archive/index.html"] != nil)
+        #expect(!edit.rewritten.contains("archive/index.html"), "\(edit.rewritten.sorted())")
+        #expect(
+            edit.rewritten.isSuperset(of: ["posts/p5/index.html", "series/tour/index.html"]),
+            "\(edit.rewritten.sorted())")
     }
 
     /// A new tag moves the pages of the tags after it in the site's order; they are found by their
     /// paths and, where nothing they show changed, not rendered again.
     @Test func aNewTagLeavesTheTagPagesItMovesAsTheyAre() async throws {
         let blog = try Blog()
+        let path = try #require(blog.posts.first { $0.value.title == "Post 5" }?.key)
+        let edit = try await rebuild(blog, afterEditing: path) { $0.tags.append("A brand new tag") }
+        let tagPages = Set(edit.before.keys.filter { $0.hasPrefix("tags/") && $0 != "tags/index.html" })
+        #expect(edit.before["tags/a-brand-new-tag/index.html"] == nil)
+        #expect(edit.rewritten.contains("tags/a-brand-new-tag/index.html"))
+        #expect(tagPages.subtracting(edit.rewritten).count > tagPages.count / 2, "\(edit.rewritten.sorted())")
+    }
+
+    /// Builds `blog` with an ``IncrementalBuilder``, edits the post at `path`, and rebuilds; the
+    /// output must equal a full build's.
+    ///
+    /// - Returns: The rebuild's report, the files before the edit (by inode) and the files the
+    ///   rebuild wrote (new, or replaced in place).
+    private func rebuild(_ blog: Blog, afterEditing path: String, _ edit: (inout Blog.Post) -> Void)
+        async throws -> (report: BuildReport, before: [String: UInt64], rewritten: Set<String>)
+    {
         let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: blog.plugins)
         _ = try await Self.rebuilt(builder, nil)
         let before = fileIdentities(blog.output)
-        let path = try #require(blog.posts.first { $0.value.title == "Post 5" }?.key)
-        blog.posts[path]?.tags.append("A brand new tag")
+        var post = try #require(blog.posts[path])
+        edit(&post)
+        blog.posts[path] = post
         try blog.save(path)
-        _ = try await Self.rebuilt(builder, [path])
+        let report = try await Self.rebuilt(builder, [path])
+        #expect(report.rewrittenFileCount != nil)
         #expect(folderContents(blog.output) == (try await blog.fullBuild()))
         let after = fileIdentities(blog.output)
-        let rewritten = Set(after.keys.filter { after[$0] != before[$0] })
-        let tagPages = Set(before.keys.filter { $0.hasPrefix("tags/") && $0 != "tags/index.html" })
-        #expect(before["tags/a-brand-new-tag/index.html"] == nil && after["tags/a-brand-new-tag/index.html"] != nil)
-        #expect(tagPages.subtracting(rewritten).count > tagPages.count / 2, "\(rewritten.sorted())")
+        return (report, before, Set(after.keys.filter { after[$0] != before[$0] }))
     }
 
     /// Each file's inode: a file replaced in place gets a new one.
