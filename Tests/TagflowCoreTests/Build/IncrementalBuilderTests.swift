@@ -285,16 +285,75 @@ import Testing
         #expect(tagPages.subtracting(edit.rewritten).count > tagPages.count / 2, "\(edit.rewritten.sorted())")
     }
 
-    /// Builds `blog` with an ``IncrementalBuilder``, edits the post at `path`, and rebuilds; the
-    /// output must equal a full build's.
-    ///
-    /// - Returns: The rebuild's report, the files before the edit (by inode) and the files the
-    ///   rebuild wrote (new, or replaced in place).
+    /// A tag renamed in its only post: the same pages, a tag's page and feed at another address.
+    @Test func aRenamedTagMovesItsPagesWhenNoPageComesOrGoes() async throws {
+        let blog = try Blog()
+        let path = try #require(blog.posts.first { $0.value.title == "Post 5" }?.key)
+        blog.posts[path]?.tags.append("Zz first")
+        try blog.save(path)
+        let edit = try await rebuild(blog, afterEditing: path) {
+            $0.tags = $0.tags.map { $0 == "Zz first" ? "Zz second" : $0 }
+        }
+        #expect(edit.before["tags/zz-first/index.html"] != nil)
+        #expect(edit.rewritten.isSuperset(of: ["tags/zz-second/index.html", "tags/zz-second/feed.xml"]))
+    }
+
+    /// Two tags of one slug, each the target of an alias: the tag in that place is now the other,
+    /// so the alias redirect is at the other alias's address.
+    @Test func aTagSwappedForOneOfTheSameSlugMovesItsAliasRedirect() async throws {
+        let blog = try Blog()
+        try blog.write(
+            "site.yml",
+            "title: Edits\nposts_per_page: 3\nfeed_entries: 4\ntags:\n  aliases:\n"
+                + "    q old: Q++\n    q older: Q plus plus\n")
+        let path = try #require(blog.posts.first { $0.value.title == "Post 5" }?.key)
+        blog.posts[path]?.tags.append("Q++")
+        try blog.save(path)
+        let edit = try await rebuild(blog, afterEditing: path) {
+            $0.tags = $0.tags.map { $0 == "Q++" ? "Q plus plus" : $0 }
+        }
+        #expect(edit.before["tags/q-old/index.html"] != nil)
+        #expect(edit.rewritten.contains("tags/q-older/index.html"))
+    }
+
+    /// A tag swapped in place for another of the same slug is recorded as the tag it is now: a
+    /// later edit that moves every tag carries the swapped tag's pages to it, and leaves them as
+    /// they are.
+    @Test func aTagSwappedInPlaceIsRecordedAsTheTagItIsNow() async throws {
+        let blog = try Blog()
+        let path = try #require(blog.posts.first { $0.value.title == "Post 5" }?.key)
+        blog.posts[path]?.tags.append("Q++")
+        try blog.save(path)
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: blog.plugins)
+        _ = try await Self.rebuilt(builder, nil)
+        let swap = try await rebuild(blog, builder, afterEditing: path) {
+            $0.tags = $0.tags.map { $0 == "Q++" ? "Q plus plus" : $0 }
+        }
+        #expect(swap.rewritten.contains("tags/q-plus-plus/feed.xml"))
+        let other = try #require(blog.posts.first { $0.value.title == "Post 7" }?.key)
+        let newTag = try await rebuild(blog, builder, afterEditing: other) { $0.tags.append("A brand new tag") }
+        #expect(!newTag.rewritten.contains("tags/q-plus-plus/feed.xml"), "\(newTag.rewritten.sorted())")
+    }
+
+    /// What a rebuild after an edit did: its report, the files before the edit (by inode) and the
+    /// files it wrote (new, or replaced in place).
+    private typealias Edit = (report: BuildReport, before: [String: UInt64], rewritten: Set<String>)
+
+    /// Builds `blog` with a new ``IncrementalBuilder``, then edits the post at `path` and
+    /// rebuilds (``rebuild(_:_:afterEditing:_:)``).
     private func rebuild(_ blog: Blog, afterEditing path: String, _ edit: (inout Blog.Post) -> Void)
-        async throws -> (report: BuildReport, before: [String: UInt64], rewritten: Set<String>)
+        async throws -> Edit
     {
         let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: blog.plugins)
         _ = try await Self.rebuilt(builder, nil)
+        return try await rebuild(blog, builder, afterEditing: path, edit)
+    }
+
+    /// Edits the post at `path` and rebuilds with `builder`; the output must equal a full build's,
+    /// and the rebuild must be one in place.
+    private func rebuild(
+        _ blog: Blog, _ builder: IncrementalBuilder, afterEditing path: String, _ edit: (inout Blog.Post) -> Void
+    ) async throws -> Edit {
         let before = fileIdentities(blog.output)
         var post = try #require(blog.posts[path])
         edit(&post)
