@@ -428,16 +428,24 @@ struct SiteRenderer: Sendable {
     /// - Parameters:
     ///   - digests: The source files' digests; with them the renderer also knows each page's
     ///     key (``keys(of:)``).
-    ///   - previous: A renderer of an earlier version of the site, prepared with digests: the
-    ///     summaries and tag lists whose inputs did not change are taken from it.
+    ///   - previous: A renderer of an earlier version of the site with the same settings,
+    ///     prepared with digests: the summaries and tag lists whose inputs did not change are taken
+    ///     from it, and the related posts when every post lists the same tags in the same place.
     /// - Returns: The renderer, ready to render pages.
     func prepared(digests: ContentDigests? = nil, reusing previous: SiteRenderer? = nil) async -> SiteRenderer {
         var renderer = self
         let taxonomy = site.taxonomy
         renderer.postTagIndices = site.posts.map { post in post.tagKeys.compactMap { taxonomy.indexByKey[$0] } }
-        renderer.relatedPosts = await RelatedPosts.all(
-            postTags: renderer.postTagIndices, tagPosts: taxonomy.tags.map(\.postIndices),
-            limit: site.config.related.limit)
+        let tagPosts = taxonomy.tags.map(\.postIndices)
+        if let previous, previous.postTagIndices == renderer.postTagIndices,
+            previous.site.taxonomy.tags.map(\.postIndices) == tagPosts
+        {
+            // Related posts are made of places alone: each post's tags, and each tag's posts.
+            renderer.relatedPosts = previous.relatedPosts
+        } else {
+            renderer.relatedPosts = await RelatedPosts.all(
+                postTags: renderer.postTagIndices, tagPosts: tagPosts, limit: site.config.related.limit)
+        }
         let lists = hooks.tagListRenderer
         let withTags = renderer
         // Related tags are needed for the keys even without a plugin to draw them.
