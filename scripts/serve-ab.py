@@ -5,7 +5,8 @@
 
 Runs `tagflow serve` on the benchmark corpus (generated as scripts/bench.py does) with OLD, then
 NEW, ROUNDS times each, and while each server runs makes EDITS edits of every kind
-scripts/bench.py makes (a post's text, its title, a new tag, a tag other posts have), restoring
+scripts/bench.py makes (a post's text, its title, a new tag, a tag other posts have, a series it
+joins, a date that moves it), restoring
 the posts after each round. Prints, for each kind, the median of the rebuild times the server
 printed ("Rebuilt in 12 ms") for each binary, and NEW's as a share of OLD's.
 
