@@ -21,7 +21,7 @@ after editing one post. Prints medians of wall time, CPU time and peak memory, a
 Last, it runs `tagflow serve` on the corpus and edits posts while it runs: SERVE_EDITS edits of
 a post's text, of a post's title, and of a post's tags (which changes the taxonomy): a new tag,
 and a tag other posts have (which changes its count); and two edits that assemble the site
-again: a series the post joins, and a date a year earlier (the post moves). For each it
+again: a series the post joins, and a date four years earlier (the post moves). For each it
 reads the rebuild time the server prints ("Rebuilt in 12 ms (…)") and measures, from the save,
 how long until that line appears (the watcher's polling and quiet period included).
 
@@ -112,7 +112,8 @@ def serve_edits(tagflow, corpus, count):
     posts = sorted((corpus / "posts").glob("*.md"))
     originals = {}
     # The first four keep the post in its place (the site's shape stays); the last two assemble
-    # the site again: a series the post joins, and a date a year earlier, which moves the post.
+    # the site again: a series the post joins, and a date four years earlier (so that a leap day
+    # stays a day), which moves the post.
     results = {"text": [], "title": [], "tags (a new tag)": [], "tags (a tag in use)": [], "series": [],
                "date (the post moves)": []}
     server = Server(tagflow, corpus)
@@ -132,7 +133,7 @@ def serve_edits(tagflow, corpus, count):
                     text = re.sub(r'^title: ', f'series: "Benchmark series {index}"\ntitle: ', text, count=1,
                                   flags=re.M)
                 elif kind == "date (the post moves)":
-                    text = re.sub(r'^date: (\d{4})', lambda m: f"date: {int(m.group(1)) - 1}", text, count=1,
+                    text = re.sub(r'^date: (\d{4})', lambda m: f"date: {int(m.group(1)) - 4}", text, count=1,
                                   flags=re.M)
                 elif kind == "tags (a new tag)":
                     text = re.sub(r'^tags:\n', f'tags:\n  - "benchmark edit {index}"\n', text, count=1, flags=re.M)
