@@ -430,17 +430,21 @@ struct SiteRenderer: Sendable {
     ///     key (``keys(of:)``).
     ///   - previous: A renderer of an earlier version of the site with the same settings,
     ///     prepared with digests: the summaries and tag lists whose inputs did not change are taken
-    ///     from it, and the related posts when every post lists the same tags in the same place.
+    ///     from it, and the related posts and related tags when every post lists the same tags in the
+    ///     same place.
     /// - Returns: The renderer, ready to render pages.
     func prepared(digests: ContentDigests? = nil, reusing previous: SiteRenderer? = nil) async -> SiteRenderer {
         var renderer = self
         let taxonomy = site.taxonomy
         renderer.postTagIndices = site.posts.map { post in post.tagKeys.compactMap { taxonomy.indexByKey[$0] } }
         let tagPosts = taxonomy.tags.map(\.postIndices)
-        if let previous, previous.postTagIndices == renderer.postTagIndices,
-            previous.site.taxonomy.tags.map(\.postIndices) == tagPosts
-        {
-            // Related posts are made of places alone: each post's tags, and each tag's posts.
+        // Related posts and related tags are made of places alone: each post's tags, and each
+        // tag's posts. When both are the previous renderer's, so are they.
+        let samePlaces =
+            previous.map {
+                $0.postTagIndices == renderer.postTagIndices && $0.site.taxonomy.tags.map(\.postIndices) == tagPosts
+            } ?? false
+        if samePlaces, let previous {
             renderer.relatedPosts = previous.relatedPosts
         } else {
             renderer.relatedPosts = await RelatedPosts.all(
@@ -448,10 +452,15 @@ struct SiteRenderer: Sendable {
         }
         let lists = hooks.tagListRenderer
         let withTags = renderer
-        // Related tags are needed for the keys even without a plugin to draw them.
-        let related =
-            lists == nil && digests == nil
-            ? [] : await ParallelMap.map(Array(taxonomy.tags.indices)) { withTags.relatedTagIndices(of: $0) }
+        let related: [[Int]]
+        if lists == nil && digests == nil {
+            related = []
+        } else if samePlaces, let previous, previous.relatedIndices.count == taxonomy.tags.count {
+            related = previous.relatedIndices
+        } else {
+            // Related tags are needed for the keys even without a plugin to draw them.
+            related = await ParallelMap.map(Array(taxonomy.tags.indices)) { withTags.relatedTagIndices(of: $0) }
+        }
         renderer.relatedIndices = related
         if let digests {
             renderer.keys = PageKeys(
