@@ -209,6 +209,9 @@ package actor IncrementalBuilder {
             Self.isFile(loader.siteRoot.appendingPathComponent(path).path) ? loader.loadFile(path, kind: kind) : nil
         }
         let replacements = state.needsAssembly ? nil : inPlaceEdits(zip(kinds.map(\.path), reread), state)
+        let filesCameOrWent = zip(kinds, reread).contains { planned, file in
+            (file == nil) != (state.files[planned.path] == nil)
+        }
         // The table follows the files even when this rebuild fails, so that the next one starts
         // from the files as they are.
         for (planned, file) in zip(kinds, reread) { state.update(planned.path, file) }
@@ -237,13 +240,16 @@ package actor IncrementalBuilder {
                 plan = await RenderPlan(renderer, sameJobsAs: state.written.pages, identities: state.written.identities)
             }
         } else {
-            // The listing is read again: it must name the files the table holds (a folder
-            // reached through a link that broke, say, is news only to a full build).
-            let listing = state.loader.listing()
-            guard listing.files.count == state.files.count,
-                listing.files.allSatisfy({ state.files[$0.0] != nil })
-            else { return nil }
-            state.listingDiagnostics = listing.diagnostics
+            // When files came or went, the listing is read again: it must name the files the table
+            // holds (a folder reached through a link that broke, say, is news only to a full
+            // build). Edits of files alone cannot change it, and the in-place way does not read it.
+            if filesCameOrWent {
+                let listing = state.loader.listing()
+                guard listing.files.count == state.files.count,
+                    listing.files.allSatisfy({ state.files[$0.0] != nil })
+                else { return nil }
+                state.listingDiagnostics = listing.diagnostics
+            }
             let files = state.files.values.sorted { $0.path < $1.path }
             let content = ContentLoader.Result(files: files, listingDiagnostics: state.listingDiagnostics)
             let site = try assemble(content, &context)
