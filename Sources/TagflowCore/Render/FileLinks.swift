@@ -14,7 +14,7 @@ struct FileLinks: Sendable {
     /// Each published post's and page's source path (`posts/2024-03-05-other.md`) with its path
     /// in the site (`/posts/other/`).
     private let routeBySource: [String: String]
-    /// The source paths, for suggestions.
+    /// The source paths in site order (posts, then pages).
     private let sources: [String]
     /// The content folder's path in the site folder, with a last slash (or empty).
     private let contentPrefix: String
@@ -22,16 +22,21 @@ struct FileLinks: Sendable {
 
     init(site: Site, routes: Routes) {
         var routeBySource: [String: String] = [:]
+        routeBySource.reserveCapacity(site.posts.count + site.pages.count)
         for post in site.posts { routeBySource[post.sourcePath] = Routes.post(post.slug) }
         for page in site.pages { routeBySource[page.sourcePath] = Routes.page(page.slug) }
         self.routeBySource = routeBySource
-        sources = routeBySource.keys.sorted()
+        // Not sorted: `tagflow serve` makes these again after each edit it assembles the site for,
+        // and only a broken link's suggestion needs the names in order. (A post that moves then
+        // renders again the few pages that link by file name.)
+        sources = site.posts.map(\.sourcePath) + site.pages.map(\.sourcePath)
         let content = site.config.paths.content
         contentPrefix = content == "." || content.isEmpty ? "" : content + "/"
         self.routes = routes
     }
 
-    /// Every source path with its route, in order: what a page that links by file name reads.
+    /// Every source path with its route, in site order: what a page that links by file name
+    /// reads.
     var digest: Digest {
         var digest = Digest()
         for source in sources {
@@ -121,6 +126,7 @@ struct FileLinks: Sendable {
             return isDated ? name.dropFirst(11) : name
         }
         let name = undated(target)
+        let sources = sources.sorted()
         if let sameName = sources.first(where: { undated($0) == name }) { return sameName }
         return Suggestion.closest(to: target, in: sources)
     }
