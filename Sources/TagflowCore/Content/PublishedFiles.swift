@@ -39,10 +39,15 @@ enum PublishedFiles {
         var files: [(source: URL, path: String)] = []
         var sources: [String: String] = [:]
         var diagnostics: [Diagnostic] = []
-        let bundles =
-            site.posts.map { ($0.sourcePath, paths.contentFolder("posts"), Routes.post($0.slug)) }
-            + site.pages.map { ($0.sourcePath, paths.contentFolder("pages"), Routes.page($0.slug)) }
-        for (source, folder, route) in bundles where SiteFiles.isBundleIndex(source, under: folder) {
+        // The routes of bundles' pages only: `tagflow serve` does this after each edit it assembles
+        // the site again for, and few posts are bundles.
+        let (posts, pages) = (paths.contentFolder("posts"), paths.contentFolder("pages"))
+        let bundles: [(source: String, route: String)] =
+            site.posts.filter { SiteFiles.isBundleIndex($0.sourcePath, under: posts) }
+            .map { ($0.sourcePath, Routes.post($0.slug)) }
+            + site.pages.filter { SiteFiles.isBundleIndex($0.sourcePath, under: pages) }
+            .map { ($0.sourcePath, Routes.page($0.slug)) }
+        for (source, route) in bundles {
             let bundle = SiteFiles.parentFolder(of: source)
             let listing = SiteFiles.allFiles(under: bundle, in: siteRoot, protected: protected)
             diagnostics += listing.diagnostics
