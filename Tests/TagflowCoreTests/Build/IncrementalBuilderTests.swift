@@ -590,6 +590,23 @@ import Testing
         #expect(guides.contains(">Renamed</a>"))
     }
 
+    /// A new file the listing refuses (a link to a post outside the site folder) is found out by
+    /// reading the listing again, which a rebuild does when files come or go: the rebuild is then
+    /// a full build, which reports it and leaves the output as it was.
+    @Test func aNewFileTheListingRefusesIsReportedByAFullBuild() async throws {
+        let blog = try Blog()
+        let builder = IncrementalBuilder(siteRoot: blog.site, output: blog.output, plugins: [.chips])
+        _ = try await Self.rebuilt(builder, nil)
+        let good = folderContents(blog.output)
+        let outside = blog.root.appendingPathComponent("outside.md")
+        try Data("---\ntitle: Outside\ndate: 2024-03-12\n---\nNot in the site.\n".utf8).write(to: outside)
+        try FileManager.default.createSymbolicLink(
+            at: blog.site.appendingPathComponent("posts/outside.md"), withDestinationURL: outside)
+        let failure = await builder.build(changedPaths: ["posts/outside.md"]).failure
+        #expect(failure?.description.contains("outside the site folder") == true)
+        #expect(folderContents(blog.output) == good)
+    }
+
     /// A tag added to a post changes the tag's count: the pages of the tag's other posts are
     /// written again only when the theme shows counts in posts' tag lists. (Related posts are
     /// off: the edit makes the two posts related, which is a change of the page by itself.)
