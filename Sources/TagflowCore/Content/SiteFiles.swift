@@ -41,14 +41,20 @@ package enum SiteFiles {
     /// Whether a path is a page bundle's text: `index.md` (or `index.markdown`) in a folder below
     /// the content folder `folder` (`posts/2024-04-01-trip/index.md`; not `posts/index.md`).
     static func isBundleIndex(_ path: String, under folder: String) -> Bool {
-        // By length first: every post's path is asked, on the way to "Up to date" too.
-        let utf8 = path.utf8
-        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
-        let name = utf8[utf8.index(after: slash)...]
-        guard name.count == 8 || name.count == 14 else { return false }
-        let lower = String(decoding: name, as: UTF8.self).lowercased()
-        guard lower == "index.md" || lower == "index.markdown", path.hasPrefix(folder + "/") else { return false }
-        return utf8.distance(from: utf8.startIndex, to: slash) > folder.utf8.count
+        // By the last bytes first: every post's path is asked, on the way to "Up to date" too.
+        guard let name = ["/index.md", "/index.markdown"].first(where: { endsInLowercase(path, $0) }),
+            path.hasPrefix(folder + "/")
+        else { return false }
+        return path.utf8.count - name.utf8.count > folder.utf8.count
+    }
+
+    /// Whether `text` ends in `suffix` (lowercase ASCII) with its ASCII letters in any case.
+    private static func endsInLowercase(_ text: String, _ suffix: String) -> Bool {
+        let tail = text.utf8.suffix(suffix.utf8.count)
+        return tail.count == suffix.utf8.count
+            && zip(tail, suffix.utf8).allSatisfy { byte, expected in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 == expected : byte == expected
+            }
     }
 
     /// The folder part of a path (`posts/trip` for `posts/trip/index.md`).

@@ -160,5 +160,10 @@ import Testing
         #expect(listing.others.contains("posts/2024-04-01-trip/notes.md"))
         #expect(SiteFiles.isBundleIndex("posts/a/b/INDEX.markdown", under: "posts"))
         #expect(!SiteFiles.isBundleIndex("posts/index.md", under: "posts"))
+        #expect(SiteFiles.isBundleIndex("posts/a/Index.Md", under: "posts"))
+        for other in ["posts/a/xindex.md", "posts/a/index.mdx", "posts/a/index.m", "postsx/a/index.md", "index.md"] {
+            #expect(!SiteFiles.isBundleIndex(other, under: "posts"), "\(other)")
+        }
+        #expect(!SiteFiles.isBundleIndex("pages/a/index.md", under: "posts"))
     }
 }
