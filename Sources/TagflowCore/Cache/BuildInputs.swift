@@ -35,7 +35,7 @@ enum BuildInputs {
         digest.update(options.includeFuture ? "future" : "due")
         digest.update(options.baseURL ?? "")
         digest.update(plugins.joined(separator: "\n"))
-        // Opened once, and each file looked up from it: a URL made for each of 10 000 paths, and
+        // Opened once, and each file looked up from it: a URL made for every path, and
         // Foundation's reading of it, cost more than reading the files.
         guard let root = try? OpenFolder(path: siteRoot.path) else { return nil }
         digest.update(read("site.yml", in: root) ?? [0xFF])
