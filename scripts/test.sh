@@ -28,7 +28,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step's heading carries the time it starts, so that a slow step shows in CI's log.
+step() { printf '\n== %s (%s)\n' "$*" "$(date -u +%H:%M:%S)"; }
 
 step "build"
 log=$(mktemp)
@@ -128,4 +129,4 @@ for suite in Tests/Browser/*_conformance.py Tests/Browser/*_accuracy.py Tests/Br
     python3 "$suite"
 done
 echo
-echo "All tests passed."
+echo "All tests passed ($(date -u +%H:%M:%S))."
