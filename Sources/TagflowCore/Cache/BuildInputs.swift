@@ -38,7 +38,7 @@ enum BuildInputs {
         // Opened once, and each file looked up from it: a URL made for every path, and
         // Foundation's reading of it, cost more than reading the files.
         guard let root = try? OpenFolder(path: siteRoot.path) else { return nil }
-        digest.update(read("site.yml", in: root) ?? [0xFF])
+        digest.update(contents(of: "site.yml", in: root) ?? [0xFF])
 
         let paths = config.paths
         var content: [String] = []
@@ -57,7 +57,7 @@ enum BuildInputs {
         let read = content + templates.files
 
         let readDigests = await ParallelMap.map(read) { path -> Digest? in
-            Self.read(path, in: root)?.withUnsafeBytes { fileDigest(path, $0) }
+            contents(of: path, in: root)?.withUnsafeBytes { fileDigest(path, $0) }
         }
         // The same order either way: posts, pages, templates.
         let contentCount = known?.count ?? content.count
@@ -96,7 +96,7 @@ enum BuildInputs {
     }
 
     /// The bytes of a site-relative file; `nil` when it cannot be read.
-    private static func read(_ path: String, in root: OpenFolder) -> [UInt8]? {
+    private static func contents(of path: String, in root: OpenFolder) -> [UInt8]? {
         try? ContentLoader.readBytes(atPath: path, in: root.descriptor)
     }
 
